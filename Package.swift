@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "HelpPetPlatform",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "server", targets: ["Server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.115.0"),
+        .package(url: "https://github.com/vapor/fluent.git", from: "4.12.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.8.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.10.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.1.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/async-kit.git", from: "1.20.0"),
+    ],
+    targets: [
+        .target(
+            name: "AppCore",
+            dependencies: [
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "AsyncKit", package: "async-kit"),
+            ]
+        ),
+        .target(
+            name: "HelpPetAPI",
+            dependencies: ["AppCore"],
+            resources: [.copy("Resources/openapi.json")]
+        ),
+        .executableTarget(
+            name: "Server",
+            dependencies: ["AppCore", "HelpPetAPI"]
+        ),
+        .testTarget(
+            name: "HelpPetAPITests",
+            dependencies: [
+                "HelpPetAPI", "AppCore",
+                .product(name: "VaporTesting", package: "vapor"),
+            ]
+        ),
+    ]
+)

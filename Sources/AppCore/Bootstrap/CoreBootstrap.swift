@@ -1,0 +1,40 @@
+import Fluent
+import Vapor
+
+/// Wires the shared plumbing: configuration, database, middleware order, health and metrics routes.
+public enum CoreBootstrap {
+    public static func configure(_ app: Application, config: AppConfig, clock: any AppClock = SystemClock()) async throws {
+        app.logger.logLevel = config.logLevel
+        app.http.server.configuration.hostname = config.host
+        app.http.server.configuration.port = config.port
+        // Requests are recorded once, by RequestObservationMiddleware, with route templates as labels.
+        app.http.server.configuration.reportMetrics = false
+        app.routes.defaultMaxBodySize = "1mb"
+
+        try DatabaseSetup.configure(app, config: config)
+        app.migrations.add(M0001_CreateBootstrapMarkers())
+
+        let metrics = MetricsRegistry()
+        let readiness = ReadinessChecks()
+        readiness.register(HealthController.databaseCheck)
+        let hasher = PasswordHasher(cost: config.bcryptCost)
+        app.core = CoreServices(
+            config: config, clock: clock, passwordHasher: hasher,
+            tokens: await TokenService(secret: config.jwtSecret), metrics: metrics, readiness: readiness)
+        app.lifecycle.use(PasswordHasherShutdown(hasher: hasher))
+
+        // Outermost first: every response, errors included, gets a request id, a log line and metrics.
+        app.middleware = Middlewares()
+        app.middleware.use(RequestObservationMiddleware(metrics: metrics))
+        app.middleware.use(CORSPolicyMiddleware(allowedOrigins: config.corsAllowedOrigins))
+        app.middleware.use(APIErrorMiddleware())
+
+        try app.register(collection: HealthController())
+        try app.register(collection: MetricsController())
+    }
+}
+
+private struct PasswordHasherShutdown: LifecycleHandler {
+    let hasher: PasswordHasher
+    func shutdownAsync(_ application: Application) async { try? await hasher.shutdown() }
+}

@@ -1,0 +1,40 @@
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import SQLKit
+import Vapor
+
+/// Registers the configured database: a WAL-mode SQLite file by default, PostgreSQL with `DATABASE_URL`.
+public enum DatabaseSetup {
+    /// No pooled connection within this time → 503 (shared surface rule).
+    public static let poolTimeout: TimeAmount = .seconds(2)
+
+    public static func configure(_ app: Application, config: AppConfig) throws {
+        switch config.database {
+        case .sqlite(let path):
+            app.databases.use(
+                .sqlite(.file(path), connectionPoolTimeout: poolTimeout, sqlLogLevel: .debug), as: .sqlite)
+        case .postgres(let url):
+            var configuration = try SQLPostgresConfiguration(url: url)
+            configuration.coreConfiguration.options.connectTimeout = .seconds(2)
+            app.databases.use(
+                .postgres(
+                    configuration: configuration,
+                    maxConnectionsPerEventLoop: max(1, config.databasePoolSize / max(1, System.coreCount)),
+                    connectionPoolTimeout: poolTimeout,
+                    encodingContext: .default, decodingContext: .default,
+                    sqlLogLevel: .debug),
+                as: .psql)
+        }
+    }
+
+    /// Applies the SQLite settings that live in the file (WAL) and on each pooled connection (one per event loop).
+    public static func prepareConnections(_ app: Application) async throws {
+        guard app.db.engine == .sqlite else { return }
+        try await app.db.sql.raw("PRAGMA journal_mode = WAL").run()
+        for eventLoop in app.eventLoopGroup.makeIterator() {
+            let db = app.databases.database(logger: app.logger, on: eventLoop)!
+            try await SQLiteConnectionSettings.apply(to: db.sql)
+        }
+    }
+}

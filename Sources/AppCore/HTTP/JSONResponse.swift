@@ -1,0 +1,19 @@
+import Foundation
+import Vapor
+
+/// Builds JSON responses with the server's one encoder (`/` unescaped, `application/json; charset=utf-8`).
+public enum JSONResponse {
+    public static func make<T: Encodable>(
+        _ value: T, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]
+    ) throws -> Response {
+        var headers = headers
+        headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")
+        let data = try JSONCoding.encoder.encode(value)
+        return Response(status: status, headers: headers, body: .init(data: data))
+    }
+
+    /// A bare JSON array page with `X-Total-Count`.
+    public static func page<T: Encodable>(_ items: [T], total: Int) throws -> Response {
+        try make(items, headers: ["X-Total-Count": String(total)])
+    }
+}

@@ -1,0 +1,36 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// Authenticates `Authorization: Bearer <jwt>`; every failure is 401 with `WWW-Authenticate: Bearer`.
+struct BearerAuthMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        guard let header = request.headers.first(name: .authorization) else {
+            throw APIError.unauthorized("Not authenticated")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw APIError.unauthorized("Not authenticated")
+        }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard !token.isEmpty else { throw APIError.unauthorized("Not authenticated") }
+
+        let invalid = APIError.unauthorized("Could not validate credentials")
+        guard let verified = await request.core.tokens.verify(token), let userID = UUID(canonical: verified.subject)
+        else { throw invalid }
+        guard let user = try await User.find(userID, on: request.db) else { throw invalid }
+        // Tokens issued before the last password change are void (iat has whole-second precision).
+        let changed = user.credentialsChangedAt.timeIntervalSince1970.rounded(.down)
+        guard verified.issuedAt.timeIntervalSince1970 >= changed else { throw invalid }
+        guard user.isActive else { throw APIError.unauthorized("Inactive user") }
+
+        var petOwnerID: UUID?
+        if user.role == .petOwner {
+            petOwnerID = try await PetOwner.query(on: request.db).filter(\.$userID == userID).first()?.id
+        }
+        request.setCaller(Caller(id: userID, role: user.role, practiceID: user.practiceID, petOwnerID: petOwnerID, user: user))
+        request.loggedSubject = userID.lowercased
+        return try await next.respond(to: request)
+    }
+}

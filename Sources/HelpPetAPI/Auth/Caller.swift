@@ -1,0 +1,38 @@
+import AppCore
+import Foundation
+import Vapor
+
+/// The authenticated user of a request, reloaded from the database on every request (no role claims in tokens).
+struct Caller: Sendable {
+    let id: UUID
+    let role: UserRole
+    let practiceID: UUID?
+    /// The linked pet-owner record of a PET_OWNER.
+    let petOwnerID: UUID?
+    let user: User
+
+    var isAdmin: Bool { role == .admin }
+    var isMember: Bool { role.isMember }
+    var isOwner: Bool { role == .petOwner }
+
+    func requireAdmin() throws {
+        guard isAdmin else { throw APIError.forbidden("Administrator access required") }
+    }
+
+    func requireStaff() throws {
+        guard role.isStaff else { throw APIError.forbidden("Veterinary staff or administrator access required") }
+    }
+}
+
+extension Request {
+    private struct CallerKey: StorageKey { typealias Value = Caller }
+
+    var caller: Caller {
+        get throws {
+            guard let caller = storage[CallerKey.self] else { throw APIError.unauthorized("Not authenticated") }
+            return caller
+        }
+    }
+
+    func setCaller(_ caller: Caller) { storage[CallerKey.self] = caller }
+}

@@ -1,0 +1,116 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// Practices: listed and read by every role within its visibility; created and changed by ADMIN.
+struct PracticesController: HelpPetRouteCollection {
+    func boot(routes: any RoutesBuilder) {
+        let practices = routes.grouped("practices")
+        practices.get(use: list)
+        practices.post(use: create)
+        practices.get(":practice_id", use: show)
+        practices.put(":practice_id", use: update)
+    }
+
+    @Sendable func list(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let query = req.queryParameters
+        let isActive = try query.optionalBool("is_active")
+        let page = try query.pagination()
+
+        let builder = Practice.query(on: req.db)
+        switch caller.role {
+        case .admin: break
+        case .vet, .vetStaff: builder.filter(\.$id == (caller.practiceID ?? UUID()))
+        case .petOwner:
+            builder.join(PetOwnerPractice.self, on: \Practice.$id == \PetOwnerPractice.$id.$practiceID)
+                .filter(PetOwnerPractice.self, \.$id.$petOwnerID == (caller.petOwnerID ?? UUID()))
+        }
+        if let isActive { builder.filter(\.$isActive == isActive) }
+        let total = try await builder.count()
+        let items = try await builder.sort(\.$name).sort(\.$id).range(page.offset..<(page.offset + page.limit)).all()
+        return try JSONResponse.page(items.map(PracticeResponse.init), total: total)
+    }
+
+    @Sendable func show(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let id = try req.pathID("practice_id", .practice)
+        let practice = try await Visibility.practice(id, for: caller, on: req.db)
+        return try JSONResponse.make(PracticeResponse(practice))
+    }
+
+    @Sendable func create(req: Request) async throws -> Response {
+        try req.caller.requireAdmin()
+        let fields = try req.jsonObject()
+        let input = try PracticeInput(fields, creating: true)
+        let now = req.now
+        let practice = Practice()
+        practice.id = UUID()
+        input.apply(to: practice)
+        practice.isActive = input.isActive ?? true
+        practice.createdAt = now
+        practice.updatedAt = now
+        try await practice.create(on: req.db)
+        return try JSONResponse.make(PracticeResponse(practice), status: .created)
+    }
+
+    @Sendable func update(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireAdmin()
+        let id = try req.pathID("practice_id", .practice)
+        let fields = try req.jsonObject()
+        try fields.requireUnchanged("id", current: id.lowercased)
+        let input = try PracticeInput(fields, creating: false)
+        guard fields.containsAny(of: PracticeInput.updatableKeys) else {
+            throw APIError.badRequest("At least one updatable field is required")
+        }
+        guard let practice = try await Practice.find(id, on: req.db) else {
+            throw APIError.notFound("Practice not found")
+        }
+        input.apply(to: practice)
+        if let isActive = input.isActive { practice.isActive = isActive }
+        if practice.hasChanges {
+            practice.updatedAt = req.now
+            try await practice.update(on: req.db)
+        }
+        return try JSONResponse.make(PracticeResponse(practice))
+    }
+}
+
+/// The validated body of a practice create or update, in the contract's field order.
+struct PracticeInput {
+    static let updatableKeys = ["name", "timezone", "phone", "email", "address", "is_active"]
+
+    var name: String?
+    var timezone: String?
+    var phone: FieldPatch<String>
+    var email: FieldPatch<String>
+    var address: FieldPatch<String>
+    var isActive: Bool?
+
+    init(_ fields: FieldReader, creating: Bool) throws {
+        name = creating
+            ? try fields.requiredString("name", max: 200)
+            : try fields.optionalString("name", min: 1, max: 200, nullable: false).valueIfPresent
+        let zone = creating
+            ? try fields.requiredString("timezone", max: 100)
+            : try fields.optionalString("timezone", min: 1, max: 100, nullable: false).valueIfPresent
+        if let zone, !LocalDay.isAcceptedZoneIdentifier(zone) {
+            throw APIError.badRequest("Invalid timezone: '\(zone)'")
+        }
+        timezone = zone
+        phone = try fields.phone("phone")
+        email = try fields.email("email", required: false, nullable: true)
+        address = try fields.optionalString("address", trim: true, max: 500)
+        isActive = try fields.optionalBool("is_active")
+    }
+
+    func apply(to practice: Practice) {
+        if let name { practice.name = name }
+        if let timezone { practice.timezone = timezone }
+        practice.phone = phone.applied(to: practice.phone)
+        practice.email = email.applied(to: practice.email)
+        practice.address = address.applied(to: practice.address)
+    }
+}

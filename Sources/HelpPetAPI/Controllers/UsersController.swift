@@ -1,0 +1,208 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// The users API (ADMIN only).
+struct UsersController: HelpPetRouteCollection {
+    func boot(routes: any RoutesBuilder) {
+        let users = routes.grouped("users")
+        users.get(use: list)
+        users.post(use: create)
+        users.get(":user_id", use: show)
+        users.put(":user_id", use: update)
+    }
+
+    @Sendable func list(req: Request) async throws -> Response {
+        try req.caller.requireAdmin()
+        let query = req.queryParameters
+        let practiceID = try query.uuid("practice_id", kind: .practice)
+        let role = try query.enumValue("role", UserRole.self)
+        let isActive = try query.optionalBool("is_active")
+        let page = try query.pagination()
+
+        let builder = User.query(on: req.db)
+        if let practiceID { builder.filter(\.$practiceID == practiceID) }
+        if let role { builder.filter(\.$roleValue == role.rawValue) }
+        if let isActive { builder.filter(\.$isActive == isActive) }
+        let total = try await builder.count()
+        let users = try await builder.sort(.sql(unsafeRaw: "lower(username)")).sort(\.$id)
+            .range(page.offset..<(page.offset + page.limit)).all()
+        let owners = try await Self.ownerIDs(of: users, on: req.db)
+        return try JSONResponse.page(users.map { UserResponse($0, petOwnerID: owners[$0.id!]) }, total: total)
+    }
+
+    @Sendable func show(req: Request) async throws -> Response {
+        try req.caller.requireAdmin()
+        let id = try req.pathID("user_id", .user)
+        guard let user = try await User.find(id, on: req.db) else { throw APIError.notFound("User not found") }
+        let owners = try await Self.ownerIDs(of: [user], on: req.db)
+        return try JSONResponse.make(UserResponse(user, petOwnerID: owners[id]))
+    }
+
+    @Sendable func create(req: Request) async throws -> Response {
+        try req.caller.requireAdmin()
+        let fields = try req.jsonObject()
+        let username = try fields.requiredString("username", min: 3, max: 50)
+        guard username.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") })
+        else { throw APIError.badRequest("username may only contain letters, digits, '.', '_' and '-'") }
+        let password = try Self.password(fields, required: true)!
+        let email = try fields.email("email", required: true).valueIfPresent!
+        let fullName = try fields.requiredString("full_name", max: 100)
+        let role = try fields.requiredEnum("role", UserRole.self)
+        let practiceID = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
+        let petOwnerID = try fields.optionalUUID("pet_owner_id", kind: .petOwner).valueIfPresent
+        let isActive = try fields.optionalBool("is_active") ?? true
+
+        try Self.checkRoleLinks(role: role, practiceID: practiceID, petOwnerID: petOwnerID)
+        if let practiceID, try await Practice.find(practiceID, on: req.db) == nil {
+            throw APIError.notFound("Practice not found")
+        }
+        var owner: PetOwner?
+        if let petOwnerID {
+            guard let found = try await PetOwner.find(petOwnerID, on: req.db) else {
+                throw APIError.notFound("Pet owner not found")
+            }
+            owner = found
+        }
+        try await Self.checkUniqueness(username: username, email: email, excluding: nil, on: req.db)
+        if let owner, owner.userID != nil { throw APIError.conflict("Pet owner is already linked to a user") }
+
+        let hash = try await req.core.passwordHasher.hash(password)
+        let now = req.now
+        let user = User()
+        user.id = UUID()
+        user.username = username
+        user.email = email
+        user.fullName = fullName
+        user.roleValue = role.rawValue
+        user.practiceID = practiceID
+        user.passwordHash = hash
+        user.isActive = isActive
+        user.credentialsChangedAt = now
+        user.createdAt = now
+        user.updatedAt = now
+        do {
+            try await req.db.writeTransaction { db in
+                try await user.create(on: db)
+                if let petOwnerID {
+                    // Conditional link: a concurrent request that linked the owner first wins (C4).
+                    let linked = try await db.sql.raw("""
+                        UPDATE pet_owners SET user_id = \(bind: user.id!), updated_at = \(bind: now)
+                        WHERE id = \(bind: petOwnerID) AND user_id IS NULL RETURNING id
+                        """).all()
+                    if linked.isEmpty { throw APIError.conflict("Pet owner is already linked to a user") }
+                }
+            }
+        } catch where DatabaseFailure.isUniqueViolation(error) {
+            try await Self.checkUniqueness(username: username, email: email, excluding: nil, on: req.db)
+            throw APIError.conflict("Username already registered")
+        }
+        return try JSONResponse.make(UserResponse(user, petOwnerID: petOwnerID), status: .created)
+    }
+
+    @Sendable func update(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireAdmin()
+        let id = try req.pathID("user_id", .user)
+        let fields = try req.jsonObject()
+        let email = try fields.email("email", required: false)
+        let fullName = try fields.optionalString("full_name", min: 1, max: 100, nullable: false)
+        let role = try fields.optionalEnum("role", UserRole.self)
+        let practiceID = try fields.optionalUUID("practice_id", kind: .practice)
+        let isActive = try fields.optionalBool("is_active")
+        let password = try Self.password(fields, required: false)
+        guard fields.containsAny(of: ["email", "full_name", "role", "practice_id", "is_active", "password"]) else {
+            throw APIError.badRequest("At least one updatable field is required")
+        }
+        guard let user = try await User.find(id, on: req.db) else { throw APIError.notFound("User not found") }
+        let ownerID = try await Self.ownerIDs(of: [user], on: req.db)[id]
+        try fields.requireUnchanged("id", current: id.lowercased)
+        try fields.requireUnchanged("username", current: user.username)
+        try fields.requireUnchanged("pet_owner_id", current: ownerID?.lowercased)
+
+        let newRole = role.valueIfPresent ?? user.role
+        if (newRole == .petOwner) != (user.role == .petOwner) {
+            throw APIError.badRequest("Cannot change role to or from PET_OWNER")
+        }
+        let newPractice = practiceID.applied(to: user.practiceID)
+        try Self.checkRoleLinks(role: newRole, practiceID: newPractice, petOwnerID: ownerID)
+        if let p = practiceID.valueIfPresent, try await Practice.find(p, on: req.db) == nil {
+            throw APIError.notFound("Practice not found")
+        }
+        if let newEmail = email.valueIfPresent, newEmail.lowercased() != user.email.lowercased() {
+            let taken = try await User.query(on: req.db)
+                .filter(.sql(unsafeRaw: "lower(email)"), .equal, .bind(newEmail.lowercased()))
+                .filter(\.$id != id).count() > 0
+            if taken { throw APIError.conflict("Email already registered") }
+        }
+        if id == caller.id && ((isActive == false) || newRole != user.role) {
+            throw APIError.conflict("You cannot deactivate or change the role of your own account")
+        }
+
+        let now = req.now
+        if let v = email.valueIfPresent { user.email = v }
+        if let v = fullName.valueIfPresent { user.fullName = v }
+        user.roleValue = newRole.rawValue
+        user.practiceID = newPractice
+        if let isActive { user.isActive = isActive }
+        if let password {
+            user.passwordHash = try await req.core.passwordHasher.hash(password)
+            user.credentialsChangedAt = now
+        }
+        if user.hasChanges {
+            user.updatedAt = now
+            do {
+                try await user.update(on: req.db)
+            } catch where DatabaseFailure.isUniqueViolation(error) {
+                throw APIError.conflict("Email already registered")
+            }
+        }
+        return try JSONResponse.make(UserResponse(user, petOwnerID: ownerID))
+    }
+
+    static func password(_ fields: FieldReader, required: Bool) throws -> String? {
+        guard let raw = fields.object["password"] else {
+            if required { throw APIError.badRequest("password is required") }
+            return nil
+        }
+        guard case .string(let s) = raw else {
+            if raw.isNull { throw APIError.badRequest("password cannot be null") }
+            throw APIError.badRequest("password must be a string")
+        }
+        guard (8...72).contains(s.utf8.count) else { throw APIError.badRequest("password must be between 8 and 72 bytes") }
+        return s
+    }
+
+    static func checkRoleLinks(role: UserRole, practiceID: UUID?, petOwnerID: UUID?) throws {
+        if role.isMember && practiceID == nil {
+            throw APIError.badRequest("practice_id is required for VET and VET_STAFF users")
+        }
+        if !role.isMember && practiceID != nil {
+            throw APIError.badRequest("practice_id must be null for ADMIN and PET_OWNER users")
+        }
+        if role == .petOwner && petOwnerID == nil { throw APIError.badRequest("pet_owner_id is required for PET_OWNER users") }
+        if role != .petOwner && petOwnerID != nil {
+            throw APIError.badRequest("pet_owner_id is only allowed for PET_OWNER users")
+        }
+    }
+
+    static func checkUniqueness(username: String, email: String, excluding: UUID?, on db: any Database) async throws {
+        let sameName = try await User.query(on: db)
+            .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased())).count()
+        if sameName > 0 { throw APIError.conflict("Username already registered") }
+        let sameEmail = try await User.query(on: db)
+            .filter(.sql(unsafeRaw: "lower(email)"), .equal, .bind(email.lowercased())).count()
+        if sameEmail > 0 { throw APIError.conflict("Email already registered") }
+    }
+
+    /// The linked pet-owner ids of PET_OWNER users, in one query.
+    static func ownerIDs(of users: [User], on db: any Database) async throws -> [UUID: UUID] {
+        let ids = users.filter { $0.role == .petOwner }.compactMap(\.id)
+        guard !ids.isEmpty else { return [:] }
+        let owners = try await PetOwner.query(on: db).filter(\.$userID ~~ ids).all()
+        var result: [UUID: UUID] = [:]
+        for owner in owners { if let u = owner.userID { result[u] = owner.id! } }
+        return result
+    }
+}

@@ -1,0 +1,39 @@
+import AppCore
+import Foundation
+
+struct VisitTranscriptResponse: Encodable, Sendable {
+    let uuid: String
+    let pet_id: String
+    @NullEncodable var appointment_id: String?
+    let practice_id: String
+    /// Unix seconds: the only integer timestamp of the API.
+    let visit_date: Int64
+    let full_text: String
+    @NullEncodable var audio_transcript_url: String?
+    let metadata: [String: JSONValue]
+    @NullEncodable var summary: String?
+    let state: String
+    let created_at: Date
+    let updated_at: Date
+    let created_by: String
+
+    /// - Parameters:
+    ///   - objectURL: the URL of a recording's stored object, built from its key for this response.
+    ///   - hideDraftSummary: PET_OWNER callers never see a draft summary.
+    init(_ v: Visit, objectURL: String?, hideDraftSummary: Bool) {
+        uuid = v.id!.lowercased
+        pet_id = v.petID.lowercased
+        appointment_id = v.appointmentID?.lowercased
+        practice_id = v.practiceID.lowercased
+        visit_date = Int64(v.visitDate.timeIntervalSince1970.rounded(.down))
+        full_text = v.fullText
+        audio_transcript_url = v.source == VisitSource.manual.rawValue ? v.audioTranscriptURL : objectURL
+        metadata = v.metadata
+        let isDraft = v.metadata["summary_status"] == .string("draft")
+        summary = hideDraftSummary && isDraft ? nil : v.summary
+        state = v.stateValue
+        created_at = v.createdAt
+        updated_at = v.updatedAt
+        created_by = v.createdBy.lowercased
+    }
+}

@@ -1,0 +1,36 @@
+/// Enum values in the order the contract lists them (error messages list them in this order).
+public enum UserRole: String, CaseIterable, Codable, Sendable {
+    case vetStaff = "VET_STAFF", vet = "VET", admin = "ADMIN", petOwner = "PET_OWNER"
+
+    /// VET and VET_STAFF have identical permissions ("member" in the contract).
+    public var isMember: Bool { self == .vet || self == .vetStaff }
+    public var isStaff: Bool { isMember || self == .admin }
+}
+
+public enum AppointmentStatus: String, CaseIterable, Codable, Sendable {
+    case scheduled, confirmed
+    case inProgress = "in_progress"
+    case completed, cancelled
+}
+
+public enum AppointmentType: String, CaseIterable, Codable, Sendable {
+    case checkup, vaccination, surgery, emergency
+    case followUp = "follow_up"
+    case consultation
+}
+
+public enum VisitState: String, CaseIterable, Codable, Sendable {
+    case new, processing, processed, failed
+}
+
+public enum VisitSource: String, Codable, Sendable {
+    case recording, manual
+}
+
+public enum MedicalRecordType: String, CaseIterable, Codable, Sendable {
+    case checkup, vaccination, surgery, emergency, dental, diagnostic, treatment
+    case followUp = "follow_up"
+    case labResult = "lab_result"
+    case visitSummary = "visit_summary"
+    case other
+}

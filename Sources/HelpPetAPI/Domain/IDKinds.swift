@@ -1,0 +1,24 @@
+import AppCore
+import Foundation
+import Vapor
+
+extension IDKind {
+    static let appointment = IDKind(invalidMessage: "Invalid appointment ID format")
+    static let pet = IDKind(invalidMessage: "Invalid pet ID format")
+    static let petOwner = IDKind(invalidMessage: "Invalid pet owner ID format")
+    static let practice = IDKind(invalidMessage: "Invalid practice ID format")
+    static let user = IDKind(invalidMessage: "Invalid user ID format")
+    static let vetUser = IDKind(invalidMessage: "Invalid vet user ID format")
+    static let medicalRecord = IDKind(invalidMessage: "Invalid medical record ID format")
+    static let visit = IDKind(invalidMessage: "Invalid visit ID format")
+}
+
+extension Request {
+    /// A path id in canonical UUID form, or 400 with the entity's message.
+    func pathID(_ name: String, _ kind: IDKind) throws -> UUID {
+        guard let raw = parameters.get(name), let id = UUID(canonical: raw) else {
+            throw APIError.badRequest(kind.invalidMessage)
+        }
+        return id
+    }
+}

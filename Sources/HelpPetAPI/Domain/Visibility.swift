@@ -1,0 +1,91 @@
+import AppCore
+import Fluent
+import Foundation
+
+/// Visibility rules of contract §2.5: an entity the caller may not see is answered exactly like a missing one.
+enum Visibility {
+    static func practice(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Practice {
+        let notFound = APIError.notFound("Practice not found")
+        guard let practice = try await Practice.find(id, on: db) else { throw notFound }
+        switch caller.role {
+        case .admin: return practice
+        case .vet, .vetStaff: guard caller.practiceID == id else { throw notFound }
+        case .petOwner:
+            guard let owner = caller.petOwnerID, try await isClient(owner: owner, of: id, on: db) else { throw notFound }
+        }
+        return practice
+    }
+
+    static func petOwner(_ id: UUID, for caller: Caller, on db: any Database) async throws -> PetOwner {
+        let notFound = APIError.notFound("Pet owner not found")
+        guard let owner = try await PetOwner.find(id, on: db) else { throw notFound }
+        guard try await canSee(ownerID: id, caller: caller, on: db) else { throw notFound }
+        return owner
+    }
+
+    static func pet(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Pet {
+        let notFound = APIError.notFound("Pet not found")
+        guard let pet = try await Pet.find(id, on: db) else { throw notFound }
+        guard try await canSee(ownerID: pet.ownerID, caller: caller, on: db) else { throw notFound }
+        return pet
+    }
+
+    static func appointment(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Appointment {
+        let notFound = APIError.notFound("Appointment not found")
+        guard let appointment = try await Appointment.find(id, on: db) else { throw notFound }
+        switch caller.role {
+        case .admin: break
+        case .vet, .vetStaff: guard appointment.practiceID == caller.practiceID else { throw notFound }
+        case .petOwner: guard appointment.petOwnerID == caller.petOwnerID else { throw notFound }
+        }
+        return appointment
+    }
+
+    static func medicalRecord(_ id: UUID, for caller: Caller, on db: any Database) async throws -> MedicalRecord {
+        let notFound = APIError.notFound("Medical record not found")
+        guard let record = try await MedicalRecord.find(id, on: db) else { throw notFound }
+        switch caller.role {
+        case .admin: break
+        case .vet, .vetStaff: guard record.practiceID == caller.practiceID else { throw notFound }
+        case .petOwner:
+            guard let pet = try await Pet.find(record.petID, on: db), pet.ownerID == caller.petOwnerID else {
+                throw notFound
+            }
+        }
+        return record
+    }
+
+    /// `allowCreator`: a member may complete a visit they initiated even outside their practice (contract §2.5).
+    static func visit(_ id: UUID, for caller: Caller, allowCreator: Bool = false, on db: any Database) async throws -> Visit {
+        let notFound = APIError.notFound("Visit not found")
+        guard let visit = try await Visit.find(id, on: db) else { throw notFound }
+        switch caller.role {
+        case .admin: break
+        case .vet, .vetStaff:
+            guard visit.practiceID == caller.practiceID || (allowCreator && visit.createdBy == caller.id) else {
+                throw notFound
+            }
+        case .petOwner:
+            guard let pet = try await Pet.find(visit.petID, on: db), pet.ownerID == caller.petOwnerID else {
+                throw notFound
+            }
+        }
+        return visit
+    }
+
+    /// Members see owners that are clients of their practice; owners see themselves.
+    static func canSee(ownerID: UUID, caller: Caller, on db: any Database) async throws -> Bool {
+        switch caller.role {
+        case .admin: return true
+        case .vet, .vetStaff:
+            guard let practice = caller.practiceID else { return false }
+            return try await isClient(owner: ownerID, of: practice, on: db)
+        case .petOwner: return caller.petOwnerID == ownerID
+        }
+    }
+
+    static func isClient(owner: UUID, of practice: UUID, on db: any Database) async throws -> Bool {
+        try await PetOwnerPractice.query(on: db)
+            .filter(\.$id.$petOwnerID == owner).filter(\.$id.$practiceID == practice).count() > 0
+    }
+}

@@ -1,0 +1,22 @@
+import Fluent
+import Foundation
+
+final class User: Model, @unchecked Sendable {
+    static let schema = "users"
+
+    @ID(key: .id) var id: UUID?
+    @Field(key: "username") var username: String
+    @Field(key: "email") var email: String
+    @Field(key: "full_name") var fullName: String
+    @Field(key: "role") var roleValue: String
+    @OptionalField(key: "practice_id") var practiceID: UUID?
+    @Field(key: "password_hash") var passwordHash: String
+    @Field(key: "is_active") var isActive: Bool
+    @Field(key: "credentials_changed_at") var credentialsChangedAt: Date
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
+
+    init() {}
+
+    var role: UserRole { UserRole(rawValue: roleValue) ?? .petOwner }
+}

@@ -1,0 +1,27 @@
+import AppCore
+import Foundation
+import HelpPetAPI
+import Logging
+import Vapor
+
+@main
+enum Entrypoint {
+    static func main() async throws {
+        var env = try Environment.detect()
+        try LoggingSystem.bootstrap(from: &env)
+        let app = try await Application.make(env)
+        do {
+            try await ServerAssembly.configure(app)
+            try await app.execute()
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+            try? await app.asyncShutdown()
+            exit(2)
+        } catch {
+            app.logger.report(error: error)
+            try? await app.asyncShutdown()
+            throw error
+        }
+        try await app.asyncShutdown()
+    }
+}

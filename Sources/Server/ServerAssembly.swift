@@ -1,0 +1,23 @@
+import AppCore
+import Fluent
+import HelpPetAPI
+import Vapor
+
+/// Builds the one server process: shared plumbing, then each enabled product.
+enum ServerAssembly {
+    static func configure(_ app: Application) async throws {
+        let config = try AppConfig.load(environmentName: app.environment.name)
+        try await CoreBootstrap.configure(app, config: config)
+        if config.apps.contains(.helppet) { try HelpPetModule.configure(app) }
+
+        app.asyncCommands.use(SeedCommand(), as: "seed")
+
+        // `serve` (the default command) migrates and seeds on start; `migrate` and `seed` do it on demand.
+        let command = app.environment.arguments.dropFirst().first ?? "serve"
+        if command == "serve" || command.hasPrefix("-") {
+            try await app.autoMigrate()
+            try await DatabaseSetup.prepareConnections(app)
+            try await DemoData.seedOnFirstStart(app)
+        }
+    }
+}
