@@ -47,6 +47,9 @@ struct PracticesController: HelpPetRouteCollection {
         let now = req.now
         let practice = Practice()
         practice.id = UUID()
+        // A new model's fields must be assigned before `apply` compares against them.
+        practice.name = input.name ?? ""
+        practice.timezone = input.timezone ?? ""
         input.apply(to: practice)
         practice.isActive = input.isActive ?? true
         practice.createdAt = now
@@ -69,7 +72,7 @@ struct PracticesController: HelpPetRouteCollection {
             throw APIError.notFound("Practice not found")
         }
         input.apply(to: practice)
-        if let isActive = input.isActive { practice.isActive = isActive }
+        if let isActive = input.isActive { practice.setIfChanged(\.isActive, isActive) }
         if practice.hasChanges {
             practice.updatedAt = req.now
             try await practice.update(on: req.db)
@@ -107,10 +110,10 @@ struct PracticeInput {
     }
 
     func apply(to practice: Practice) {
-        if let name { practice.name = name }
-        if let timezone { practice.timezone = timezone }
-        practice.phone = phone.applied(to: practice.phone)
-        practice.email = email.applied(to: practice.email)
-        practice.address = address.applied(to: practice.address)
+        if let name { practice.setIfChanged(\.name, name) }
+        if let timezone { practice.setIfChanged(\.timezone, timezone) }
+        practice.setIfChanged(\.phone, phone.applied(to: practice.phone))
+        practice.setIfChanged(\.email, email.applied(to: practice.email))
+        practice.setIfChanged(\.address, address.applied(to: practice.address))
     }
 }

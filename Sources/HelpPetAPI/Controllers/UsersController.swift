@@ -141,11 +141,11 @@ struct UsersController: HelpPetRouteCollection {
         }
 
         let now = req.now
-        if let v = email.valueIfPresent { user.email = v }
-        if let v = fullName.valueIfPresent { user.fullName = v }
-        user.roleValue = newRole.rawValue
-        user.practiceID = newPractice
-        if let isActive { user.isActive = isActive }
+        if let v = email.valueIfPresent { user.setIfChanged(\.email, v) }
+        if let v = fullName.valueIfPresent { user.setIfChanged(\.fullName, v) }
+        user.setIfChanged(\.roleValue, newRole.rawValue)
+        user.setIfChanged(\.practiceID, newPractice)
+        if let isActive { user.setIfChanged(\.isActive, isActive) }
         if let password {
             user.passwordHash = try await req.core.passwordHasher.hash(password)
             user.credentialsChangedAt = now

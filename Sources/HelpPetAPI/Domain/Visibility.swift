@@ -18,15 +18,32 @@ enum Visibility {
 
     static func petOwner(_ id: UUID, for caller: Caller, on db: any Database) async throws -> PetOwner {
         let notFound = APIError.notFound("Pet owner not found")
-        guard let owner = try await PetOwner.find(id, on: db) else { throw notFound }
-        guard try await canSee(ownerID: id, caller: caller, on: db) else { throw notFound }
+        let query = PetOwner.query(on: db).filter(\.$id == id)
+        switch caller.role {
+        case .admin: break
+        case .vet, .vetStaff:
+            // One statement: the owner joined to its client link with the caller's practice.
+            query.join(PetOwnerPractice.self, on: \PetOwner.$id == \PetOwnerPractice.$id.$petOwnerID)
+                .filter(PetOwnerPractice.self, \.$id.$practiceID == (caller.practiceID ?? UUID()))
+        case .petOwner:
+            guard caller.petOwnerID == id else { throw notFound }
+        }
+        guard let owner = try await query.first() else { throw notFound }
         return owner
     }
 
     static func pet(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Pet {
         let notFound = APIError.notFound("Pet not found")
-        guard let pet = try await Pet.find(id, on: db) else { throw notFound }
-        guard try await canSee(ownerID: pet.ownerID, caller: caller, on: db) else { throw notFound }
+        let query = Pet.query(on: db).filter(\.$id == id)
+        switch caller.role {
+        case .admin: break
+        case .vet, .vetStaff:
+            query.join(PetOwnerPractice.self, on: \Pet.$ownerID == \PetOwnerPractice.$id.$petOwnerID)
+                .filter(PetOwnerPractice.self, \.$id.$practiceID == (caller.practiceID ?? UUID()))
+        case .petOwner:
+            query.filter(\.$ownerID == (caller.petOwnerID ?? UUID()))
+        }
+        guard let pet = try await query.first() else { throw notFound }
         return pet
     }
 

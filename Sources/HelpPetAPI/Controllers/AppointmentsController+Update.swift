@@ -1,0 +1,160 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// `PUT /appointments/{id}` (partial update, status transitions, pet diff) and `DELETE` (= cancel).
+extension AppointmentsController {
+    static let updatableKeys = [
+        "assigned_vet_user_id", "appointment_date", "duration_minutes", "appointment_type", "status", "title",
+        "description", "notes", "pet_ids",
+    ]
+
+    /// The validated body of an update; `nil` / `.absent` = unchanged.
+    struct Changes: Sendable {
+        var vet: FieldPatch<UUID> = .absent
+        var date: Date?
+        var duration: Int?
+        var type: AppointmentType?
+        var status: AppointmentStatus?
+        var title: String?
+        var description: FieldPatch<String> = .absent
+        var notes: FieldPatch<String> = .absent
+        var petIDs: [UUID]?
+
+        init() {}
+
+        init(_ fields: FieldReader) throws {
+            vet = try fields.optionalUUID("assigned_vet_user_id", kind: .user)
+            date = try fields.optionalDateTime("appointment_date")
+            duration = try fields.optionalInteger("duration_minutes", range: 5...480).valueIfPresent.map { Int($0) }
+            type = try fields.optionalEnum("appointment_type", AppointmentType.self).valueIfPresent
+            status = try fields.optionalEnum("status", AppointmentStatus.self).valueIfPresent
+            title = try fields.optionalString("title", min: 1, max: 200, nullable: false).valueIfPresent
+            description = try fields.optionalString("description", trim: false, max: 2000)
+            notes = try fields.optionalString("notes", trim: false, max: 5000)
+            petIDs = try fields.uuidArray("pet_ids", kind: .pet, maxCount: 20)
+        }
+    }
+
+    @Sendable func update(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let id = try req.pathID("appointment_id", .appointment)
+        let fields = try req.jsonObject()
+        let changes = try Changes(fields)
+        guard fields.containsAny(of: Self.updatableKeys) else {
+            throw APIError.badRequest("At least one updatable field is required")
+        }
+        let current = try await Visibility.appointment(id, for: caller, on: req.db)
+        try fields.requireUnchanged("id", current: id.lowercased)
+        try fields.requireUnchanged("practice_id", current: current.practiceID.lowercased)
+        try fields.requireUnchanged("pet_owner_id", current: current.petOwnerID.lowercased)
+        let updated = try await Self.apply(changes, to: current, now: req.now, on: req.db)
+        return try JSONResponse.make(try await AppointmentAssembler.response(for: updated, on: req.db))
+    }
+
+    @Sendable func cancel(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let id = try req.pathID("appointment_id", .appointment)
+        let current = try await Visibility.appointment(id, for: caller, on: req.db)
+        var changes = Changes()
+        changes.status = .cancelled
+        let updated = try await Self.apply(changes, to: current, now: req.now, on: req.db)
+        return try JSONResponse.make(try await AppointmentAssembler.response(for: updated, on: req.db))
+    }
+
+    /// Applies the changes atomically against the row as it is once locked, so of two concurrent status changes
+    /// the second is judged against the first one's result.
+    static func apply(_ changes: Changes, to current: Appointment, now: Date, on db: any Database) async throws
+        -> Appointment
+    {
+        let id = current.id!
+        let currentPetIDs = try await AppointmentPet.query(on: db).filter(\.$id.$appointmentID == id).all()
+            .map(\.id!.petID)
+        if let petIDs = changes.petIDs {
+            let added = Set(petIDs).subtracting(currentPetIDs)
+            try await checkPets(petIDs, mustBeActive: added, ownerID: current.petOwnerID, on: db)
+        }
+        if case .value(let vetID) = changes.vet { try await checkVet(vetID, practiceID: current.practiceID, on: db) }
+
+        return try await db.writeTransaction { db in
+            if db.engine == .postgres {
+                _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: id) FOR UPDATE").all()
+            }
+            guard let appointment = try await Appointment.find(id, on: db) else {
+                throw APIError.notFound("Appointment not found")
+            }
+            let stored = appointment.status
+            if let target = changes.status, AppointmentStatusTransitions.outcome(from: stored, to: target) == .refused {
+                throw APIError.conflict("Cannot change appointment status from \(stored.rawValue) to \(target.rawValue)")
+            }
+            let links = try await AppointmentPet.query(on: db).filter(\.$id.$appointmentID == id)
+                .sort(\.$position).all()
+            let storedPetIDs = links.map(\.id!.petID)
+            let petsChange = changes.petIDs.map { $0 != storedPetIDs } ?? false
+
+            let structuralChange =
+                petsChange
+                || (changes.status.map { $0 != stored } ?? false)
+                || (changes.vet.isAbsent ? false : changes.vet.applied(to: appointment.assignedVetUserID) != appointment.assignedVetUserID)
+                || (changes.date.map { $0 != appointment.appointmentDate } ?? false)
+                || (changes.duration.map { $0 != appointment.durationMinutes } ?? false)
+                || (changes.type.map { $0.rawValue != appointment.appointmentType } ?? false)
+            if AppointmentStatusTransitions.isClosed(stored) && structuralChange {
+                throw APIError.conflict("Cannot modify a \(stored.rawValue) appointment")
+            }
+            if petsChange, let petIDs = changes.petIDs {
+                try await replacePets(of: id, stored: storedPetIDs, with: petIDs, on: db)
+            }
+
+            appointment.setIfChanged(\.assignedVetUserID, changes.vet.applied(to: appointment.assignedVetUserID))
+            if let date = changes.date { appointment.setIfChanged(\.appointmentDate, date) }
+            if let duration = changes.duration { appointment.setIfChanged(\.durationMinutes, duration) }
+            if let type = changes.type { appointment.setIfChanged(\.appointmentType, type.rawValue) }
+            if let status = changes.status { appointment.setIfChanged(\.statusValue, status.rawValue) }
+            if let title = changes.title { appointment.setIfChanged(\.title, title) }
+            appointment.setIfChanged(\.description, changes.description.applied(to: appointment.description))
+            appointment.setIfChanged(\.notes, changes.notes.applied(to: appointment.notes))
+            if appointment.hasChanges || petsChange {
+                appointment.updatedAt = now
+                try await appointment.update(on: db)
+            }
+            return appointment
+        }
+    }
+
+    /// Applies a new pet list as a diff. A removed pet's pending visit goes with it; a real recording blocks the
+    /// request. Positions are parked at negative values first so `(appointment_id, position)` (C8) never collides.
+    static func replacePets(of id: UUID, stored: [UUID], with petIDs: [UUID], on db: any Database) async throws {
+        let removed = stored.filter { !petIDs.contains($0) }
+        if !removed.isEmpty {
+            let visits = try await Visit.query(on: db).filter(\.$appointmentID == id).filter(\.$petID ~~ removed).all()
+            if let recorded = visits.first(where: { !$0.isPending }) {
+                throw APIError.conflict(
+                    "Cannot remove pet \(recorded.petID.lowercased) from the appointment: a recording exists for it")
+            }
+            for visit in visits { try await visit.delete(on: db) }
+            try await db.sql.raw("""
+                DELETE FROM appointment_pets WHERE appointment_id = \(bind: id) AND pet_id IN (\(binds: removed))
+                """).run()
+        }
+        try await db.sql.raw(
+            "UPDATE appointment_pets SET position = -1 - position WHERE appointment_id = \(bind: id)").run()
+        for (position, petID) in petIDs.enumerated() {
+            if stored.contains(petID) {
+                try await db.sql.raw("""
+                    UPDATE appointment_pets SET position = \(bind: position)
+                    WHERE appointment_id = \(bind: id) AND pet_id = \(bind: petID)
+                    """).run()
+            } else {
+                let link = AppointmentPet()
+                link.id = .init(appointmentID: id, petID: petID)
+                link.position = position
+                try await link.create(on: db)
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// Appointments: reads, creation and the two lists. Updates and cancellation live in `+Update`.
+struct AppointmentsController: HelpPetRouteCollection {
+    func boot(routes: any RoutesBuilder) {
+        let appointments = routes.grouped("appointments")
+        appointments.post(use: create)
+        appointments.get(":appointment_id", use: show)
+        appointments.put(":appointment_id", use: update)
+        appointments.delete(":appointment_id", use: cancel)
+        appointments.get("pet-owner", ":owner_id", use: listForOwner)
+        appointments.get("practice", ":practice_id", use: listForPractice)
+    }
+
+    @Sendable func show(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let id = try req.pathID("appointment_id", .appointment)
+        let appointment = try await Visibility.appointment(id, for: caller, on: req.db)
+        return try JSONResponse.make(try await AppointmentAssembler.response(for: appointment, on: req.db))
+    }
+
+    @Sendable func create(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let fields = try req.jsonObject()
+        let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
+        let ownerID = try fields.requiredUUID("pet_owner_id", kind: .petOwner)
+        let vetID = try fields.optionalUUID("assigned_vet_user_id", kind: .user).valueIfPresent
+        let date = try fields.requiredDateTime("appointment_date")
+        let duration = try fields.optionalInteger("duration_minutes", range: 5...480).valueIfPresent ?? 30
+        let type = try fields.optionalEnum("appointment_type", AppointmentType.self).valueIfPresent ?? .checkup
+        let status = try fields.optionalEnum("status", AppointmentStatus.self).valueIfPresent ?? .scheduled
+        guard status == .scheduled || status == .confirmed else {
+            throw APIError.badRequest("status must be scheduled or confirmed when creating an appointment")
+        }
+        let title = try fields.requiredString("title", max: 200)
+        let description = try fields.optionalString("description", trim: false, max: 2000).valueIfPresent
+        let notes = try fields.optionalString("notes", trim: false, max: 5000).valueIfPresent
+        guard let petIDs = try fields.uuidArray("pet_ids", kind: .pet, maxCount: 20) else {
+            throw APIError.badRequest("pet_ids is required")
+        }
+
+        let practice = try await PracticeResolution.withoutPet(requested: requestedPractice, caller: caller, on: req.db)
+        guard practice.isActive else { throw APIError.conflict("Practice is inactive") }
+        let practiceID = practice.id!
+        guard try await PetOwner.find(ownerID, on: req.db) != nil else { throw APIError.notFound("Pet owner not found") }
+        let isClient = try await Visibility.isClient(owner: ownerID, of: practiceID, on: req.db)
+        if !isClient {
+            if caller.isMember { throw APIError.notFound("Pet owner not found") }
+            throw APIError.badRequest("Pet owner is not a client of this practice")
+        }
+        try await Self.checkPets(petIDs, mustBeActive: Set(petIDs), ownerID: ownerID, on: req.db)
+        if let vetID { try await Self.checkVet(vetID, practiceID: practiceID, on: req.db) }
+
+        let now = req.now
+        let appointment = Appointment()
+        appointment.id = UUID()
+        appointment.practiceID = practiceID
+        appointment.petOwnerID = ownerID
+        appointment.assignedVetUserID = vetID
+        appointment.createdByUserID = caller.id
+        appointment.appointmentDate = date
+        appointment.durationMinutes = Int(duration)
+        appointment.appointmentType = type.rawValue
+        appointment.statusValue = status.rawValue
+        appointment.title = title
+        appointment.description = description
+        appointment.notes = notes
+        appointment.createdAt = now
+        appointment.updatedAt = now
+        try await req.db.writeTransaction { db in
+            try await appointment.create(on: db)
+            for (position, petID) in petIDs.enumerated() {
+                let link = AppointmentPet()
+                link.id = .init(appointmentID: appointment.id!, petID: petID)
+                link.position = position
+                try await link.create(on: db)
+            }
+        }
+        let pets = try await Pet.query(on: req.db).filter(\.$id ~~ petIDs).all()
+        let byID = Dictionary(uniqueKeysWithValues: pets.map { ($0.id!, $0) })
+        let summaries = petIDs.compactMap { byID[$0] }.map {
+            PetSummaryResponse(id: $0.id!.lowercased, name: $0.name, species: $0.species, breed: $0.breed, recording: nil)
+        }
+        return try JSONResponse.make(AppointmentResponse(appointment, pets: summaries), status: .created)
+    }
+
+    @Sendable func listForOwner(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let ownerID = try req.pathID("owner_id", .petOwner)
+        let page = try req.queryParameters.pagination()
+        _ = try await Visibility.petOwner(ownerID, for: caller, on: req.db)
+        let builder = Appointment.query(on: req.db).filter(\.$petOwnerID == ownerID)
+        if caller.isMember { builder.filter(\.$practiceID == caller.practiceID!) }
+        let total = try await builder.count()
+        let items = try await builder.sort(\.$appointmentDate, .descending).sort(\.$id)
+            .range(page.offset..<(page.offset + page.limit)).all()
+        return try JSONResponse.page(try await AppointmentAssembler.responses(for: items, on: req.db), total: total)
+    }
+
+    @Sendable func listForPractice(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let practiceID = try req.pathID("practice_id", .practice)
+        let query = req.queryParameters
+        let day = try query.day()
+        let page = try query.pagination()
+        let practice = try await Visibility.practice(practiceID, for: caller, on: req.db)
+        let builder = Appointment.query(on: req.db).filter(\.$practiceID == practiceID)
+        if let day {
+            let window = LocalDay.window(of: day, in: practice.timeZone)
+            builder.filter(\.$appointmentDate >= window.lowerBound).filter(\.$appointmentDate < window.upperBound)
+        }
+        let total = try await builder.count()
+        let items = try await builder.sort(\.$appointmentDate).sort(\.$id)
+            .range(page.offset..<(page.offset + page.limit)).all()
+        return try JSONResponse.page(try await AppointmentAssembler.responses(for: items, on: req.db), total: total)
+    }
+
+    /// Every pet must exist and belong to the owner; pets in `mustBeActive` must be active.
+    static func checkPets(_ ids: [UUID], mustBeActive: Set<UUID>, ownerID: UUID, on db: any Database) async throws {
+        let pets = try await Pet.query(on: db).filter(\.$id ~~ ids).all()
+        guard pets.count == ids.count, pets.allSatisfy({ $0.ownerID == ownerID }) else {
+            throw APIError.badRequest("One or more pets not found or don't belong to this owner")
+        }
+        let byID = Dictionary(uniqueKeysWithValues: pets.map { ($0.id!, $0) })
+        for id in ids where mustBeActive.contains(id) && byID[id]?.isActive == false {
+            throw APIError.badRequest("Pet \(id.lowercased) is inactive")
+        }
+    }
+
+    static func checkVet(_ vetID: UUID, practiceID: UUID, on db: any Database) async throws {
+        let vet = try await User.find(vetID, on: db)
+        guard let vet, vet.isActive, vet.role.isMember, vet.practiceID == practiceID else {
+            throw APIError.badRequest(
+                "assigned_vet_user_id must reference an active VET or VET_STAFF user of the practice")
+        }
+    }
+}
