@@ -32,7 +32,8 @@ public enum HelpPetModule {
     }
 
     static let controllers: [any HelpPetRouteCollection] = [
-        UsersController(), PracticesController(),
+        UsersController(), PracticesController(), AppointmentsController(), DashboardController(),
+        PetOwnersController(), PetsController(), MedicalRecordsController(), VisitTranscriptsController(),
     ]
 }
 

@@ -39,6 +39,9 @@ public struct AppConfig: Sendable {
     public var disableRateLimits: Bool
     public var logLevel: Logger.Level
     public var metricsToken: String?
+    public var storage: StorageSettings
+    public var reconciler: ReconcilerSettings
+    public var transcription: TranscriptionSettings
 
     /// Reads the configuration. `environmentName` is Vapor's (`development`, `testing`, `production`).
     public static func load(environmentName: String, env: EnvironmentReader = EnvironmentReader()) throws -> AppConfig {
@@ -99,6 +102,16 @@ public struct AppConfig: Sendable {
             throw ConfigurationError("LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
         }
 
+        let storage = try StorageSettings.load(env: env, dataDirectory: dataDir, production: production)
+        let reconciler = ReconcilerSettings(
+            intervalSeconds: try env.int("RECONCILER_INTERVAL_SECONDS", default: 60, range: 1...86_400),
+            graceSeconds: try env.int("RECONCILER_GRACE_SECONDS", default: 60, range: 1...86_400))
+        let engineName = env.string("TRANSCRIPTION_ENGINE") ?? "whisper"
+        guard let engine = TranscriptionSettings.Engine(rawValue: engineName) else {
+            throw ConfigurationError("TRANSCRIPTION_ENGINE must be whisper, pocketsphinx or off, got '\(engineName)'")
+        }
+        let transcription = TranscriptionSettings(engine: engine, whisperModelDirectory: env.string("WHISPER_MODEL_DIR"))
+
         return AppConfig(
             environmentName: environmentName,
             host: env.string("HOST") ?? "127.0.0.1",
@@ -121,7 +134,10 @@ public struct AppConfig: Sendable {
             seedDemoData: try env.bool("SEED_DEMO_DATA", default: !production),
             disableRateLimits: try env.bool("DISABLE_RATE_LIMITS", default: false),
             logLevel: logLevel,
-            metricsToken: env.string("METRICS_TOKEN")
+            metricsToken: env.string("METRICS_TOKEN"),
+            storage: storage,
+            reconciler: reconciler,
+            transcription: transcription
         )
     }
 }

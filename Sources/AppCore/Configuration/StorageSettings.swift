@@ -1,0 +1,100 @@
+import Foundation
+
+/// Object storage settings (ARCHITECTURE.md configuration table; contract §7.1).
+public struct StorageSettings: Sendable {
+    public enum Backend: String, Sendable { case local, s3 }
+
+    public var backend: Backend
+    public var localPath: URL
+    /// Signing keys of the embedded store (generated once into `DATA_DIR/storage-keys.json` when unset).
+    public var localAccessKeyID: String
+    public var localSecretAccessKey: String
+    public var region: String
+    public var helppetBucket: String
+    public var autodetailBucket: String
+    public var s3Endpoint: String?
+    public var s3ForcePathStyle: Bool
+    public var awsAccessKeyID: String?
+    public var awsSecretAccessKey: String?
+    public var awsSessionToken: String?
+
+    static func load(env: EnvironmentReader, dataDirectory: URL, production: Bool) throws -> StorageSettings {
+        let backendName = env.string("STORAGE_BACKEND") ?? "local"
+        guard let backend = Backend(rawValue: backendName) else {
+            throw ConfigurationError("STORAGE_BACKEND must be local or s3, got '\(backendName)'")
+        }
+        let localPath = env.string("STORAGE_LOCAL_PATH").map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? dataDirectory.appendingPathComponent("objects", isDirectory: true)
+        var keyID = env.string("STORAGE_ACCESS_KEY_ID")
+        var secret = env.string("STORAGE_SECRET_ACCESS_KEY")
+        if (keyID == nil) != (secret == nil) {
+            throw ConfigurationError("STORAGE_ACCESS_KEY_ID and STORAGE_SECRET_ACCESS_KEY must be set together")
+        }
+        if backend == .local && keyID == nil {
+            if production { throw ConfigurationError("STORAGE_ACCESS_KEY_ID and STORAGE_SECRET_ACCESS_KEY are required in production") }
+            let keys = try StorageKeyFile.loadOrCreate(dataDirectory.appendingPathComponent("storage-keys.json"))
+            keyID = keys.accessKeyID
+            secret = keys.secretAccessKey
+        }
+        let region = env.string("STORAGE_REGION") ?? "us-east-1"
+        guard region.range(of: "^[a-z0-9-]{2,32}$", options: .regularExpression) != nil else {
+            throw ConfigurationError("STORAGE_REGION must look like us-east-1, got '\(region)'")
+        }
+        let helppetBucket = env.string("HELPPET_BUCKET") ?? "helppetai-visit-recordings"
+        let autodetailBucket = env.string("AUTODETAIL_BUCKET") ?? "autodetail"
+        for (name, bucket) in [("HELPPET_BUCKET", helppetBucket), ("AUTODETAIL_BUCKET", autodetailBucket)] {
+            guard bucket.range(of: "^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$", options: .regularExpression) != nil else {
+                throw ConfigurationError("\(name) must be a valid bucket name, got '\(bucket)'")
+            }
+        }
+        let endpoint = env.string("S3_ENDPOINT")
+        if let endpoint {
+            guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ConfigurationError("S3_ENDPOINT must be an absolute http(s) URL, got '\(endpoint)'")
+            }
+        }
+        let settings = StorageSettings(
+            backend: backend, localPath: localPath, localAccessKeyID: keyID ?? "", localSecretAccessKey: secret ?? "",
+            region: region, helppetBucket: helppetBucket, autodetailBucket: autodetailBucket,
+            s3Endpoint: endpoint, s3ForcePathStyle: try env.bool("S3_FORCE_PATH_STYLE", default: false),
+            awsAccessKeyID: env.string("AWS_ACCESS_KEY_ID"), awsSecretAccessKey: env.string("AWS_SECRET_ACCESS_KEY"),
+            awsSessionToken: env.string("AWS_SESSION_TOKEN"))
+        if backend == .s3 && (settings.awsAccessKeyID == nil || settings.awsSecretAccessKey == nil) {
+            throw ConfigurationError("STORAGE_BACKEND=s3 needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+        }
+        return settings
+    }
+}
+
+/// The embedded store's generated signing keys, kept in `DATA_DIR/storage-keys.json` (0600).
+enum StorageKeyFile {
+    struct Keys: Codable {
+        let accessKeyID: String
+        let secretAccessKey: String
+    }
+
+    static func loadOrCreate(_ url: URL) throws -> Keys {
+        // The secret file helper publishes atomically; the JSON is derived from one random secret so two
+        // processes starting together agree on both values.
+        let seed = try SecretFile.loadOrCreate(url.deletingPathExtension().appendingPathExtension("seed"))
+        let keys = Keys(
+            accessKeyID: "HPLOCAL" + String(seed.prefix(13)).uppercased(),
+            secretAccessKey: String(seed.suffix(40)))
+        if !FileManager.default.fileExists(atPath: url.path) {
+            let data = try JSONEncoder().encode(keys)
+            FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600])
+        }
+        return keys
+    }
+}
+
+public struct ReconcilerSettings: Sendable {
+    public var intervalSeconds: Int
+    public var graceSeconds: Int
+}
+
+public struct TranscriptionSettings: Sendable {
+    public enum Engine: String, Sendable { case whisper, pocketsphinx, off }
+    public var engine: Engine
+    public var whisperModelDirectory: String?
+}

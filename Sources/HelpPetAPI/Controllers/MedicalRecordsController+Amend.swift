@@ -1,0 +1,50 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+extension MedicalRecordsController {
+    static let notCurrent = APIError.conflict("Only the current version of a medical record can be amended")
+
+    /// An amendment supersedes the addressed version and inserts the next one; nothing is overwritten in place.
+    @Sendable func amend(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let id = try req.pathID("record_id", .medicalRecord)
+        let fields = try req.jsonObject()
+        let input = try MedicalRecordInput(fields, creating: false)
+        guard fields.containsAny(of: MedicalRecordInput.updatableKeys) else {
+            throw APIError.badRequest("At least one updatable field is required")
+        }
+        let old = try await Visibility.medicalRecord(id, for: caller, on: req.db)
+        try fields.requireUnchanged("id", current: id.lowercased)
+        try fields.requireUnchanged("original_id", current: old.originalID.lowercased)
+        try fields.requireUnchanged("version", current: String(old.version))
+        try fields.requireUnchanged("pet_id", current: old.petID.lowercased)
+        try fields.requireUnchanged("practice_id", current: old.practiceID.lowercased)
+        // A client echoing a version that was current when it read it has lost a race: that is the 409 below.
+        if old.isCurrent { try fields.requireUnchanged("is_current", current: "true") }
+        try fields.requireUnchanged("created_by", current: old.createdBy.lowercased)
+
+        let now = req.now
+        let next = input.amendment(of: old, createdBy: caller.id, now: now)
+        do {
+            try await req.db.writeTransaction { db in
+                // Versions are immutable, so the values read above are still this version's; only `is_current`
+                // can have changed, and this conditional update is what decides between concurrent amendments.
+                let superseded = try await db.sql.raw("""
+                    UPDATE medical_records SET is_current = \(bind: false), updated_at = \(bind: now)
+                    WHERE id = \(bind: id) AND is_current = \(bind: true)
+                    RETURNING id
+                    """).all()
+                guard !superseded.isEmpty else { throw Self.notCurrent }
+                try await next.create(on: db)
+            }
+        } catch where DatabaseFailure.isUniqueViolation(error) {
+            // C15 (one current version per lineage) or C14 caught a race the conditional update did not.
+            throw Self.notCurrent
+        }
+        return try JSONResponse.make(MedicalRecordResponse(next))
+    }
+}

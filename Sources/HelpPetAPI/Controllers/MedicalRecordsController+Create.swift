@@ -1,0 +1,22 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+extension MedicalRecordsController {
+    /// Version 1 of a new record, in the practice resolved for the pet (§2.5).
+    @Sendable func create(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let fields = try req.jsonObject()
+        let petID = try fields.requiredUUID("pet_id", kind: .pet)
+        let input = try MedicalRecordInput(fields, creating: true)
+        let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
+        let pet = try await Visibility.pet(petID, for: caller, on: req.db)
+        let practice = try await PracticeResolution.forPet(pet, requested: requestedPractice, caller: caller, on: req.db)
+
+        let record = input.makeRecord(petID: petID, practiceID: practice.id!, createdBy: caller.id, now: req.now)
+        try await record.create(on: req.db)
+        return try JSONResponse.make(MedicalRecordResponse(record), status: .created)
+    }
+}

@@ -1,0 +1,26 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+extension PetOwnersController {
+    /// Makes the owner a client of another practice (ADMIN). Repeating it is a no-op, also when two requests race.
+    @Sendable func addPractice(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireAdmin()
+        let id = try req.pathID("owner_id", .petOwner)
+        let fields = try req.jsonObject()
+        let practiceID = try fields.requiredUUID("practice_id", kind: .practice)
+        guard let owner = try await PetOwner.find(id, on: req.db) else { throw APIError.notFound("Pet owner not found") }
+        guard try await Practice.find(practiceID, on: req.db) != nil else {
+            throw APIError.notFound("Practice not found")
+        }
+        try await req.db.sql.raw("""
+            INSERT INTO pet_owner_practices (pet_owner_id, practice_id, created_at)
+            VALUES (\(bind: id), \(bind: practiceID), \(bind: req.now))
+            ON CONFLICT DO NOTHING
+            """).run()
+        return try JSONResponse.make(try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db))
+    }
+}

@@ -1,0 +1,174 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// Pet owners (clients). Listing, creating and changing are staff actions; an owner may read their own record.
+/// The practice association endpoint lives in `+Practices`.
+struct PetOwnersController: HelpPetRouteCollection {
+    func boot(routes: any RoutesBuilder) {
+        // `/pet_owners` is an alias of every `/pet-owners` route, sub-paths included (§1.2).
+        for prefix in ["pet-owners", "pet_owners"] {
+            let owners = routes.grouped(.constant(prefix))
+            owners.get(use: list)
+            owners.post(use: create)
+            owners.get(":owner_id", use: show)
+            owners.put(":owner_id", use: update)
+            owners.post(":owner_id", "practices", use: addPractice)
+        }
+    }
+
+    @Sendable func list(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let query = req.queryParameters
+        let search = query["search"] ?? ""
+        if search.unicodeScalars.contains("\u{0}") { throw APIError.badRequest("search contains invalid characters") }
+        if search.unicodeScalars.count > 100 { throw APIError.badRequest("search must be at most 100 characters") }
+        let practiceID = try query.uuid("practice_id", kind: .practice)
+        let page = try query.pagination()
+
+        let clientsOf: UUID?
+        if caller.isMember {
+            if let practiceID, practiceID != caller.practiceID { throw APIError.notFound("Practice not found") }
+            clientsOf = caller.practiceID ?? UUID()
+        } else if let practiceID {
+            guard try await Practice.find(practiceID, on: req.db) != nil else {
+                throw APIError.notFound("Practice not found")
+            }
+            clientsOf = practiceID
+        } else {
+            clientsOf = nil
+        }
+
+        let builder = PetOwner.query(on: req.db)
+        if let clientsOf {
+            builder.filter(.sql(embed: """
+                pet_owners.id IN (SELECT pet_owner_id FROM pet_owner_practices WHERE practice_id = \(bind: clientsOf))
+                """))
+        }
+        if !search.isEmpty {
+            // Both sides go through the engine's lower() so the match folds case the same way on either side.
+            let pattern = "%" + Self.escapeLike(search) + "%"
+            builder.filter(.sql(embed: """
+                (lower(first_name || ' ' || last_name) LIKE lower(\(bind: pattern)) ESCAPE '!'
+                 OR lower(email) LIKE lower(\(bind: pattern)) ESCAPE '!'
+                 OR lower(coalesce(phone, '')) LIKE lower(\(bind: pattern)) ESCAPE '!')
+                """))
+        }
+        let total = try await builder.count()
+        let owners = try await builder
+            .sort(BinaryOrder.field("lower(last_name)", on: req.db), .ascending)
+            .sort(BinaryOrder.field("lower(first_name)", on: req.db), .ascending)
+            .sort(\.$id)
+            .range(page.offset..<(page.offset + page.limit)).all()
+        return try JSONResponse.page(
+            try await PetOwnerAssembler.responses(for: owners, caller: caller, on: req.db), total: total)
+    }
+
+    @Sendable func show(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let id = try req.pathID("owner_id", .petOwner)
+        let owner = try await Visibility.petOwner(id, for: caller, on: req.db)
+        return try JSONResponse.make(try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db))
+    }
+
+    @Sendable func create(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let fields = try req.jsonObject()
+        let input = try PetOwnerInput(fields, creating: true)
+        let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
+        let practice = try await PracticeResolution.withoutPet(requested: requestedPractice, caller: caller, on: req.db)
+
+        let now = req.now
+        let owner = input.makeOwner()
+        owner.id = UUID()
+        owner.userID = nil
+        owner.createdAt = now
+        owner.updatedAt = now
+        // The association is what makes the new owner visible to the practice's members (§4.6).
+        let link = PetOwnerPractice()
+        link.id = .init(petOwnerID: owner.id!, practiceID: practice.id!)
+        link.createdAt = now
+        try await req.db.writeTransaction { db in
+            try await owner.create(on: db)
+            try await link.create(on: db)
+        }
+        return try JSONResponse.make(
+            try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db), status: .created)
+    }
+
+    @Sendable func update(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let id = try req.pathID("owner_id", .petOwner)
+        let fields = try req.jsonObject()
+        let input = try PetOwnerInput(fields, creating: false)
+        guard fields.containsAny(of: PetOwnerInput.updatableKeys) else {
+            throw APIError.badRequest("At least one updatable field is required")
+        }
+        let owner = try await Visibility.petOwner(id, for: caller, on: req.db)
+        try fields.requireUnchanged("id", current: id.lowercased)
+        try fields.requireUnchanged("user_id", current: owner.userID?.lowercased)
+
+        input.apply(to: owner)
+        if owner.hasChanges {
+            owner.updatedAt = req.now
+            try await owner.update(on: req.db)
+        }
+        return try JSONResponse.make(try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db))
+    }
+
+    /// `!` escapes LIKE's wildcards so a search for `50%` or `a_b` matches literally.
+    static func escapeLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "!" || character == "%" || character == "_" { escaped.append("!") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}
+
+/// The validated body of a pet-owner create or update, in the contract's field order.
+struct PetOwnerInput {
+    static let updatableKeys = ["first_name", "last_name", "email", "phone", "address"]
+
+    var firstName: String?
+    var lastName: String?
+    var email: String?
+    var phone: FieldPatch<String>
+    var address: FieldPatch<String>
+
+    init(_ fields: FieldReader, creating: Bool) throws {
+        firstName = creating
+            ? try fields.requiredString("first_name", max: 100)
+            : try fields.optionalString("first_name", min: 1, max: 100, nullable: false).valueIfPresent
+        lastName = creating
+            ? try fields.requiredString("last_name", max: 100)
+            : try fields.optionalString("last_name", min: 1, max: 100, nullable: false).valueIfPresent
+        email = try fields.email("email", required: creating).valueIfPresent
+        phone = try fields.phone("phone")
+        address = try fields.optionalString("address", max: 500)
+    }
+
+    /// A new owner from a create body (every required field is present).
+    func makeOwner() -> PetOwner {
+        let owner = PetOwner()
+        owner.firstName = firstName!
+        owner.lastName = lastName!
+        owner.email = email!
+        owner.phone = phone.valueIfPresent
+        owner.address = address.valueIfPresent
+        return owner
+    }
+
+    func apply(to owner: PetOwner) {
+        if let firstName { owner.setIfChanged(\.firstName, firstName) }
+        if let lastName { owner.setIfChanged(\.lastName, lastName) }
+        if let email { owner.setIfChanged(\.email, email) }
+        owner.setIfChanged(\.phone, phone.applied(to: owner.phone))
+        owner.setIfChanged(\.address, address.applied(to: owner.address))
+    }
+}

@@ -1,0 +1,60 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// Pets: read by every role within its visibility; created, changed and deactivated by staff (`+Write`).
+/// Pets are never deleted, so their appointments, visits and records stay readable.
+struct PetsController: HelpPetRouteCollection {
+    func boot(routes: any RoutesBuilder) {
+        let pets = routes.grouped("pets")
+        pets.post(use: create)
+        pets.get(":pet_id", use: show)
+        pets.put(":pet_id", use: update)
+        pets.delete(":pet_id", use: deactivate)
+        pets.get("owner", ":owner_id", use: listForOwner)
+    }
+
+    @Sendable func show(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let id = try req.pathID("pet_id", .pet)
+        let pet = try await Visibility.pet(id, for: caller, on: req.db)
+        return try JSONResponse.make(try await Self.response(for: pet, on: req.db))
+    }
+
+    @Sendable func listForOwner(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let ownerID = try req.pathID("owner_id", .petOwner)
+        let query = req.queryParameters
+        let includeInactive = try query.bool("include_inactive", default: false)
+        let page = try query.pagination()
+        let owner = try await Visibility.petOwner(ownerID, for: caller, on: req.db)
+
+        let builder = Pet.query(on: req.db).filter(\.$ownerID == ownerID)
+        if !includeInactive { builder.filter(\.$isActive == true) }
+        let total = try await builder.count()
+        let pets = try await builder.sort(BinaryOrder.field("name", on: req.db), .ascending).sort(\.$id)
+            .range(page.offset..<(page.offset + page.limit)).all()
+        return try JSONResponse.page(pets.map { PetResponse($0, owner: owner) }, total: total)
+    }
+
+    /// DELETE deactivates: the pet stays, with its history, and can be reactivated through PUT.
+    @Sendable func deactivate(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let id = try req.pathID("pet_id", .pet)
+        let pet = try await Visibility.pet(id, for: caller, on: req.db)
+        if pet.isActive {
+            pet.isActive = false
+            pet.updatedAt = req.now
+            try await pet.update(on: req.db)
+        }
+        return try JSONResponse.make(try await Self.response(for: pet, on: req.db))
+    }
+
+    static func response(for pet: Pet, on db: any Database) async throws -> PetResponse {
+        // The foreign key guarantees the owner; a miss would mean the row vanished mid-request.
+        guard let owner = try await PetOwner.find(pet.ownerID, on: db) else { throw APIError.notFound("Pet not found") }
+        return PetResponse(pet, owner: owner)
+    }
+}

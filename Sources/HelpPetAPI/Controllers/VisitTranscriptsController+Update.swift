@@ -1,0 +1,113 @@
+import AppCore
+import Fluent
+import FluentSQL
+import Foundation
+import SQLKit
+import Vapor
+
+extension VisitTranscriptsController {
+    static let updatableKeys = ["full_text", "summary", "metadata", "state"]
+
+    /// The state changes a PUT may make (§5.1); everything else belongs to the recording flows and the worker.
+    static let putTransitions: Set<[VisitState]> = [
+        [.processing, .processed], [.processing, .failed], [.failed, .processing], [.failed, .processed],
+    ]
+
+    /// The validated body of a PUT, in the contract's field order.
+    struct Change: Sendable {
+        var fullText: String?
+        var summary: FieldPatch<String>
+        var metadata: [String: JSONValue]?
+        var state: VisitState?
+
+        init(_ fields: FieldReader) throws {
+            fullText = try fields.optionalString("full_text", trim: false, min: 0, max: 200_000, nullable: false)
+                .valueIfPresent
+            summary = try fields.optionalString("summary", trim: false, max: 10_000)
+            metadata = try VisitMetadata.read(fields)
+            state = try fields.optionalEnum("state", VisitState.self).valueIfPresent
+        }
+    }
+
+    /// Staff edit of a transcript: text, summary (which approves it), a metadata merge and the manual state changes.
+    @Sendable func update(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let id = try req.pathID("visit_id", .visit)
+        let fields = try req.jsonObject()
+        let change = try Change(fields)
+        guard fields.containsAny(of: Self.updatableKeys) else {
+            throw APIError.badRequest("At least one updatable field is required")
+        }
+        let stored = try await Visibility.visit(id, for: caller, on: req.db)
+        try Self.requireImmutablesUnchanged(fields, of: stored)
+
+        let now = req.now
+        let visit = try await req.db.writeTransaction { db -> Visit in
+            // Re-read under the write lock: the state checks and the merge must see the row they change.
+            guard let current = try await Self.lockedVisit(id, on: db) else { throw APIError.notFound("Visit not found") }
+            try Self.checkState(change, of: current)
+            if change.state == .processing && current.state == .failed {
+                // Recording issue: re-queue the transcription job of the current storage key here, in this
+                // transaction (§5.1 re-queue), once the job queue exists.
+            }
+
+            var patch = MetadataPatch(change.metadata ?? [:])
+            if !change.summary.isAbsent { patch.set["summary_status"] = .string("approved") }
+            let state = change.state ?? current.state
+            let fullText = change.fullText ?? current.fullText
+            let summary = change.summary.applied(to: current.summary)
+            let unchanged = state == current.state && fullText == current.fullText && summary == current.summary
+                && patch.applied(to: current.metadata) == current.metadata
+            if unchanged { return current }
+
+            try await db.sql.raw("""
+                UPDATE visits SET metadata = \(try patch.sqlValue(current: current.metadata, on: db)),
+                    full_text = \(bind: fullText), summary = \(bind: summary), state = \(bind: state.rawValue),
+                    updated_at = \(bind: now)
+                WHERE id = \(bind: id)
+                """).run()
+            guard let updated = try await Visit.find(id, on: db) else { throw APIError.notFound("Visit not found") }
+            return updated
+        }
+        return try JSONResponse.make(Self.response(visit, caller: caller))
+    }
+
+    /// Ids, links, the visit date and the audio URL may be echoed back unchanged (clients send whole objects).
+    static func requireImmutablesUnchanged(_ fields: FieldReader, of visit: Visit) throws {
+        try fields.requireUnchanged("uuid", current: visit.id!.lowercased)
+        try fields.requireUnchanged("pet_id", current: visit.petID.lowercased)
+        try fields.requireUnchanged("appointment_id", current: visit.appointmentID?.lowercased)
+        try fields.requireUnchanged("practice_id", current: visit.practiceID.lowercased)
+        try fields.requireUnchanged(
+            "visit_date", current: String(Int64(visit.visitDate.timeIntervalSince1970.rounded(.down))))
+        let url = VisitTranscriptResponse(visit, objectURL: objectURL(of: visit), hideDraftSummary: false)
+            .audio_transcript_url
+        try fields.requireUnchanged("audio_transcript_url", current: url)
+        try fields.requireUnchanged("created_by", current: visit.createdBy.lowercased)
+    }
+
+    /// The 409s of a PUT, in the contract's order.
+    static func checkState(_ change: Change, of visit: Visit) throws {
+        let from = visit.state
+        if let to = change.state, to != from, !putTransitions.contains([from, to]) {
+            throw APIError.conflict("Cannot change visit state from \(from.rawValue) to \(to.rawValue)")
+        }
+        // The worker owns the text while it transcribes; it would overwrite (or discard) a concurrent edit.
+        if change.fullText != nil && from == .processing {
+            throw APIError.conflict("Transcription in progress")
+        }
+        if change.state == .processing && from == .failed && visit.storageKey == nil {
+            throw APIError.conflict("Audio file has not been uploaded yet")
+        }
+    }
+
+    /// The visit read inside a write transaction: on PostgreSQL the row stays locked until the transaction ends;
+    /// on SQLite the transaction already holds the database's write lock (BEGIN IMMEDIATE).
+    static func lockedVisit(_ id: UUID, on db: any Database) async throws -> Visit? {
+        let lock = db.engine == .postgres ? " FOR UPDATE" : ""
+        guard let row = try await db.sql.raw("SELECT * FROM visits WHERE id = \(bind: id)\(unsafeRaw: lock)").first()
+        else { return nil }
+        return try row.decode(model: Visit.self)
+    }
+}

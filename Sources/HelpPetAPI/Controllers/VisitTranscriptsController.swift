@@ -1,0 +1,81 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// Visit transcripts (one pet's visit each): reads and lists here, the manual create in `+Create`, the staff edit
+/// in `+Update`. The audio flows live elsewhere.
+struct VisitTranscriptsController: HelpPetRouteCollection {
+    func boot(routes: any RoutesBuilder) {
+        let visits = routes.grouped("visit-transcripts")
+        visits.post(use: create)
+        visits.get("pet", ":pet_id", use: listForPet)
+        visits.get("appointments", ":appointment_id", "visits", use: listForAppointment)
+        visits.get(":visit_id", use: show)
+        visits.put(":visit_id", use: update)
+    }
+
+    @Sendable func listForPet(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let petID = try req.pathID("pet_id", .pet)
+        let query = req.queryParameters
+        let state = try query.enumValue("state", VisitState.self)
+        let includePending = try query.bool("include_pending", default: false)
+        let page = try query.pagination()
+        _ = try await Visibility.pet(petID, for: caller, on: req.db)
+
+        let builder = Visit.query(on: req.db).filter(\.$petID == petID)
+        // Members see only their practice's visits of a pet they can see; owners see all visits of their pets.
+        if caller.isMember { builder.filter(\.$practiceID == (caller.practiceID ?? UUID())) }
+        if let state { builder.filter(\.$stateValue == state.rawValue) }
+        if !includePending { builder.filter(VisitFilters.notPending(on: req.db)) }
+        return try await Self.page(builder, page, caller: caller)
+    }
+
+    @Sendable func listForAppointment(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let appointmentID = try req.pathID("appointment_id", .appointment)
+        let query = req.queryParameters
+        let petID = try query.uuid("pet_id", kind: .pet)
+        let includePending = try query.bool("include_pending", default: false)
+        let page = try query.pagination()
+        _ = try await Visibility.appointment(appointmentID, for: caller, on: req.db)
+        if let petID {
+            let linked = try await AppointmentPet.query(on: req.db)
+                .filter(\.$id.$appointmentID == appointmentID).filter(\.$id.$petID == petID).count()
+            guard linked > 0 else {
+                throw APIError.badRequest(
+                    "Pet \(petID.lowercased) is not associated with appointment \(appointmentID.lowercased)")
+            }
+        }
+
+        // An appointment's visits all belong to its practice, so seeing the appointment is seeing its visits.
+        let builder = Visit.query(on: req.db).filter(\.$appointmentID == appointmentID)
+        if let petID { builder.filter(\.$petID == petID) }
+        if !includePending { builder.filter(VisitFilters.notPending(on: req.db)) }
+        return try await Self.page(builder, page, caller: caller)
+    }
+
+    @Sendable func show(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let id = try req.pathID("visit_id", .visit)
+        let visit = try await Visibility.visit(id, for: caller, on: req.db)
+        return try JSONResponse.make(Self.response(visit, caller: caller))
+    }
+
+    /// One page in the lists' order (`visit_date` and `created_at` descending, then id) with `X-Total-Count`.
+    static func page(_ builder: QueryBuilder<Visit>, _ page: Pagination, caller: Caller) async throws -> Response {
+        let total = try await builder.count()
+        let visits = try await builder.sort(\.$visitDate, .descending).sort(\.$createdAt, .descending).sort(\.$id)
+            .range(page.offset..<(page.offset + page.limit)).all()
+        return try JSONResponse.page(visits.map { response($0, caller: caller) }, total: total)
+    }
+
+    static func response(_ visit: Visit, caller: Caller) -> VisitTranscriptResponse {
+        VisitTranscriptResponse(visit, objectURL: objectURL(of: visit), hideDraftSummary: caller.isOwner)
+    }
+
+    /// The URL of a recording's current stored object (§7.6); a manual visit's URL is its stored one instead.
+    // Recording issue: build it from `storage_key` (and the request's public base URL) once storage exists.
+    static func objectURL(of visit: Visit) -> String? { nil }
+}

@@ -1,0 +1,63 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// The rules of a visit's `metadata` object (§4.0, §4.9): client keys are free, server keys are protected.
+enum VisitMetadata {
+    /// Keys only the server writes, in the contract's order (the first one found is the one reported).
+    static let serverManagedKeys = [
+        "s3_key", "s3_bucket", "filename", "content_type", "estimated_duration_seconds", "uploaded_by",
+        "upload_method", "attempt", "appointment_id", "upload_initiated_at", "upload_url_issued_at",
+        "upload_completed_at", "completion_source", "file_size_bytes", "client_file_size_bytes", "duration_seconds",
+        "device_metadata", "previous_recordings", "transcription_job_id", "transcription_engine", "transcription_model",
+        "transcription_completed_at", "transcription_failed_at", "transcription_error", "transcript_length",
+        "transcript_segments", "language", "audio_duration_seconds", "real_time_factor", "summary_status",
+    ]
+
+    /// The `metadata` field of a client request: an object within the size limits without server-managed keys.
+    static func read(_ fields: FieldReader) throws -> [String: JSONValue]? {
+        guard let sent = try fields.optionalBoundedObject("metadata", maxBytes: 65_536, maxKeys: 100) else {
+            return nil
+        }
+        if let key = serverManagedKeys.first(where: { sent[$0] != nil }) {
+            throw APIError.badRequest("metadata key '\(key)' is managed by the server")
+        }
+        return sent
+    }
+}
+
+/// A top-level metadata merge: a key with a value replaces the stored key whole (nested objects are not merged
+/// into), a key sent as `null` removes it, unmentioned keys stay. Metadata is never replaced wholesale.
+struct MetadataPatch: Sendable {
+    var set: [String: JSONValue] = [:]
+    var remove: Set<String> = []
+
+    init(_ sent: [String: JSONValue] = [:]) {
+        for (key, value) in sent {
+            if value.isNull { remove.insert(key) } else { set[key] = value }
+        }
+    }
+
+    func applied(to current: [String: JSONValue]) -> [String: JSONValue] {
+        var merged = current
+        for key in remove { merged.removeValue(forKey: key) }
+        for (key, value) in set { merged[key] = value }
+        return merged
+    }
+
+    /// The new value of `visits.metadata` for an UPDATE. PostgreSQL merges inside the database in one statement,
+    /// so concurrent merges of different keys both survive without a lock; SQLite has no such operator with
+    /// whole-value semantics (json_patch merges nested objects), so the caller must hold the write lock
+    /// (`writeTransaction`, BEGIN IMMEDIATE) and pass the row's metadata as read under it.
+    func sqlValue(current: [String: JSONValue], on db: any Database) throws -> SQLQueryString {
+        switch db.engine {
+        case .postgres:
+            let setJSON = String(decoding: try JSONCoding.encoder.encode(JSONValue.object(set)), as: UTF8.self)
+            return "((metadata || \(bind: setJSON)::jsonb) - \(bind: remove.sorted())::text[])"
+        case .sqlite:
+            let merged = JSONValue.object(applied(to: current))
+            return "\(bind: String(decoding: try JSONCoding.encoder.encode(merged), as: UTF8.self))"
+        }
+    }
+}

@@ -1,0 +1,1181 @@
+#!/usr/bin/env python3
+"""Generates the OpenAPI 3.1 description of the HelpPet API.
+
+The output, Sources/HelpPetAPI/Resources/openapi.json, is committed and served verbatim at
+`GET /openapi.json` (Sources/HelpPetAPI/OpenAPIDocument.swift). The specification it describes is
+shared/contracts/helppet-api.md; section numbers (§) below refer to that contract.
+
+Usage:
+    python3 scripts/openapi/generate_helppet.py            # write the document
+    python3 scripts/openapi/generate_helppet.py --check    # exit 1 if the committed file is stale
+    python3 scripts/openapi/generate_helppet.py --stdout [--include-recording-routes]
+
+Python 3.11 standard library only. Output is deterministic: sorted keys, 2-space indent, trailing newline.
+Tests/HelpPetAPITests/OpenAPIRouteCoverageTests.swift diffs the registered routes against this document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+# The recording routes of §4.9 (transcribe, delete), §4.10 and §4.11 are not implemented yet.
+# The lead flips this to True when they are registered; the route coverage test then expects them.
+INCLUDE_RECORDING_ROUTES = False
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "Sources" / "HelpPetAPI" / "Resources" / "openapi.json"
+
+JSON = "application/json"
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Schema helpers
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def nullable(schema: dict) -> dict:
+    """`schema` or JSON null: `type: [..., "null"]` for plain types, `anyOf` for references."""
+    if "$ref" in schema:
+        return {"anyOf": [schema, {"type": "null"}]}
+    result = dict(schema)
+    types = result["type"] if isinstance(result["type"], list) else [result["type"]]
+    result["type"] = types + ["null"]
+    if "enum" in result:
+        result["enum"] = result["enum"] + [None]
+    return result
+
+
+def with_description(schema: dict, description: str | None) -> dict:
+    if description is None:
+        return schema
+    if "$ref" in schema:
+        # Siblings of $ref are allowed in 3.1, but a wrapper keeps the referenced schema untouched.
+        return {"allOf": [schema], "description": description}
+    return {**schema, "description": description}
+
+
+def string(min_length: int | None = None, max_length: int | None = None, *, pattern: str | None = None,
+           fmt: str | None = None, enum: list[str] | None = None, default: str | None = None,
+           description: str | None = None) -> dict:
+    schema: dict = {"type": "string"}
+    if min_length is not None:
+        schema["minLength"] = min_length
+    if max_length is not None:
+        schema["maxLength"] = max_length
+    if pattern is not None:
+        schema["pattern"] = pattern
+    if fmt is not None:
+        schema["format"] = fmt
+    if enum is not None:
+        schema["enum"] = enum
+    if default is not None:
+        schema["default"] = default
+    return with_description(schema, description)
+
+
+def trimmed(min_length: int | None, max_length: int, description: str | None = None, **kwargs) -> dict:
+    """A string that loses leading/trailing whitespace before validation (§1.7)."""
+    note = "Trimmed before validation."
+    return string(min_length, max_length, description=f"{note} {description}" if description else note, **kwargs)
+
+
+def integer(minimum: int | None = None, maximum: int | None = None, *, default: int | None = None,
+            description: str | None = None) -> dict:
+    schema: dict = {"type": "integer"}
+    if minimum is not None:
+        schema["minimum"] = minimum
+    if maximum is not None:
+        schema["maximum"] = maximum
+    if default is not None:
+        schema["default"] = default
+    return with_description(schema, description)
+
+
+def number(*, exclusive_minimum: float | None = None, maximum: float | None = None,
+           description: str | None = None) -> dict:
+    schema: dict = {"type": "number"}
+    if exclusive_minimum is not None:
+        schema["exclusiveMinimum"] = exclusive_minimum
+    if maximum is not None:
+        schema["maximum"] = maximum
+    return with_description(schema, description)
+
+
+def boolean(default: bool | None = None, description: str | None = None) -> dict:
+    schema: dict = {"type": "boolean"}
+    if default is not None:
+        schema["default"] = default
+    return with_description(schema, description)
+
+
+def array(items: dict, *, min_items: int | None = None, max_items: int | None = None, unique: bool = False,
+          description: str | None = None) -> dict:
+    schema: dict = {"type": "array", "items": items}
+    if min_items is not None:
+        schema["minItems"] = min_items
+    if max_items is not None:
+        schema["maxItems"] = max_items
+    if unique:
+        schema["uniqueItems"] = True
+    return with_description(schema, description)
+
+
+def free_object(description: str | None = None, **extra) -> dict:
+    """A free-form JSON object (`metadata`, `device_metadata`): client keys are kept verbatim (§1.4)."""
+    return with_description({"type": "object", "additionalProperties": True, **extra}, description)
+
+
+def uuid(description: str | None = None) -> dict:
+    return string(fmt="uuid", description=description)
+
+
+def timestamp(description: str | None = None) -> dict:
+    """A datetime the server emits: UTC, whole seconds, literal Z (§1.6)."""
+    return string(fmt="date-time", pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$", description=description)
+
+
+def datetime_input(description: str | None = None) -> dict:
+    """A datetime the client sends: RFC 3339 with a zone, any fraction (truncated), 2000-01-01 … 2100-12-31 (§1.6)."""
+    note = ("RFC 3339 with `Z` or `±HH:MM` (required); a fraction is truncated to whole seconds; "
+            "2000-01-01T00:00:00Z … 2100-12-31T23:59:59Z.")
+    return string(fmt="date-time", description=f"{note} {description}" if description else note)
+
+
+def date(description: str | None = None) -> dict:
+    return string(fmt="date", pattern=r"^\d{4}-\d{2}-\d{2}$", description=description)
+
+
+def obj(properties: dict, required: list[str] | None = None, *, description: str | None = None,
+        min_properties: int | None = None) -> dict:
+    """An object schema. `required=None` means every property is required (responses: keys are never omitted)."""
+    schema: dict = {"type": "object", "properties": properties,
+                    "required": sorted(properties) if required is None else required}
+    if not schema["required"]:
+        del schema["required"]
+    if min_properties is not None:
+        schema["minProperties"] = min_properties
+    return with_description(schema, description)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Enums (§3.1; the order is the one used in error messages)
+# ---------------------------------------------------------------------------------------------------------------------
+
+USER_ROLES = ["VET_STAFF", "VET", "ADMIN", "PET_OWNER"]
+APPOINTMENT_STATUSES = ["scheduled", "confirmed", "in_progress", "completed", "cancelled"]
+APPOINTMENT_TYPES = ["checkup", "vaccination", "surgery", "emergency", "follow_up", "consultation"]
+VISIT_STATES = ["new", "processing", "processed", "failed"]
+MEDICAL_RECORD_TYPES = ["checkup", "vaccination", "surgery", "emergency", "dental", "diagnostic", "treatment",
+                        "follow_up", "lab_result", "visit_summary", "other"]
+AUDIO_CONTENT_TYPES = ["audio/m4a", "audio/mp4", "audio/x-m4a", "audio/aac", "audio/mpeg", "audio/wav",
+                       "audio/x-wav", "audio/webm", "audio/ogg", "audio/flac"]
+
+PHONE_PATTERN = r"^[0-9 +\-().]*$"
+EMAIL_NOTE = "Trimmed; one `@`, non-empty local part, a domain containing a dot."
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Component schemas: responses (§4.0 and the endpoint sections)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def response_schemas() -> dict:
+    s: dict = {}
+
+    s["UserRole"] = string(enum=USER_ROLES)
+    s["AppointmentStatus"] = string(enum=APPOINTMENT_STATUSES)
+    s["AppointmentType"] = string(enum=APPOINTMENT_TYPES)
+    s["VisitState"] = string(enum=VISIT_STATES)
+    s["MedicalRecordType"] = string(enum=MEDICAL_RECORD_TYPES)
+
+    s["Error"] = obj({"detail": string(description="Human-readable reason, e.g. `Pet not found`.")},
+                     description="Body of every non-2xx response (§1.8).")
+    s["Error500"] = obj({"detail": string(enum=["Internal server error"]),
+                         "request_id": string(description="The `X-Request-ID` of the response.")},
+                        description="Body of every 500; never a stack trace (§1.8).")
+
+    s["User"] = obj({
+        "id": uuid(),
+        "username": string(description="As registered (case preserved)."),
+        "email": string(description="Never null."),
+        "full_name": string(),
+        "role": ref("UserRole"),
+        "is_active": boolean(),
+        "practice_id": nullable(uuid("Non-null exactly for VET and VET_STAFF.")),
+        "pet_owner_id": nullable(uuid("The linked pet-owner record; non-null exactly for PET_OWNER.")),
+        "created_at": timestamp(),
+        "updated_at": timestamp(),
+    })
+
+    s["Practice"] = obj({
+        "id": uuid(),
+        "name": string(),
+        "timezone": string(description="IANA time zone identifier of the practice."),
+        "phone": nullable(string()),
+        "email": nullable(string()),
+        "address": nullable(string()),
+        "is_active": boolean(),
+        "created_at": timestamp(),
+        "updated_at": timestamp(),
+    })
+
+    s["RecordingRef"] = obj({"visit_id": uuid(), "state": ref("VisitState")},
+                            description="The pet's visit for this appointment (PetSummary.recording).")
+    s["PetSummary"] = obj({
+        "id": uuid(),
+        "name": string(),
+        "species": string(),
+        "breed": nullable(string()),
+        "recording": with_description(
+            nullable(ref("RecordingRef")),
+            "This pet's visit for this appointment; null if none or if it is still pending (§4.10)."),
+    }, description="A pet inside an Appointment.")
+
+    s["Appointment"] = obj({
+        "id": uuid(),
+        "practice_id": uuid(),
+        "pet_owner_id": uuid(),
+        "assigned_vet_user_id": nullable(uuid()),
+        "appointment_date": timestamp("Start instant."),
+        "duration_minutes": integer(5, 480),
+        "appointment_type": ref("AppointmentType"),
+        "status": ref("AppointmentStatus"),
+        "title": string(),
+        "description": nullable(string()),
+        "notes": nullable(string()),
+        "pets": array(ref("PetSummary"), min_items=1,
+                      description="In the order of `pet_ids`; inactive pets included."),
+        "created_at": timestamp(),
+        "updated_at": timestamp(),
+    })
+
+    s["OwnedPetSummary"] = obj({"id": uuid(), "name": string(), "species": string(), "breed": nullable(string())},
+                               description="An active pet inside a PetOwner.")
+    s["PetOwner"] = obj({
+        "id": uuid(),
+        "first_name": string(),
+        "last_name": string(),
+        "full_name": string(description="`first_name + \" \" + last_name`."),
+        "email": string(),
+        "phone": nullable(string()),
+        "address": nullable(string()),
+        "user_id": nullable(uuid("The PET_OWNER login of this owner.")),
+        "practice_ids": array(uuid(), description="Sorted ascending; members see only their own practice's id."),
+        "pets": array(ref("OwnedPetSummary"), description="Active pets, sorted by name, then id."),
+        "created_at": timestamp(),
+        "updated_at": timestamp(),
+    })
+
+    s["PetOwnerBrief"] = obj({"id": uuid(), "first_name": string(), "last_name": string(), "email": string(),
+                              "phone": nullable(string())}, description="The owner inside a Pet.")
+    s["Pet"] = obj({
+        "id": uuid(),
+        "owner_id": uuid(),
+        "name": string(),
+        "species": string(description="Free text, stored as sent."),
+        "breed": nullable(string()),
+        "color": nullable(string()),
+        "gender": nullable(string()),
+        "date_of_birth": nullable(date()),
+        "weight": nullable(number(description="Pounds.")),
+        "microchip_number": nullable(string()),
+        "allergies": nullable(string()),
+        "is_active": boolean(),
+        "registration_date": date(),
+        "owner": ref("PetOwnerBrief"),
+        "created_at": timestamp(),
+        "updated_at": timestamp(),
+    })
+
+    medical_record_properties = {
+        "id": uuid(),
+        "original_id": uuid("Id of version 1 of this record's lineage."),
+        "version": integer(1),
+        "pet_id": uuid(),
+        "practice_id": uuid(),
+        "record_type": ref("MedicalRecordType"),
+        "title": string(),
+        "description": nullable(string()),
+        "diagnosis": nullable(string()),
+        "treatment_plan": nullable(string()),
+        "medications": array(string()),
+        "notes": nullable(string()),
+        "follow_up_date": nullable(date()),
+        "is_current": boolean(),
+        "created_by": uuid(),
+        "created_at": timestamp("Creation of this version."),
+        "updated_at": timestamp("Equals `created_at` until the version is superseded, then the supersede time."),
+    }
+    s["MedicalRecord"] = obj(medical_record_properties, description="One immutable version of a medical record.")
+    s["MedicalRecordDetail"] = obj({
+        **medical_record_properties,
+        "pet": obj({"id": uuid(), "name": string(), "species": string()}),
+        "created_by_user": obj({"id": uuid(), "full_name": string()}),
+    }, description="A MedicalRecord plus its pet and author (only `GET /api/v1/medical-records/{record_id}`).")
+    s["MedicalRecordsEnvelope"] = obj({
+        "records": array(ref("MedicalRecord")),
+        "total": integer(0, description="Matching records ignoring limit/offset (also `X-Total-Count`)."),
+        "current_records_count": integer(0),
+        "historical_records_count": integer(0),
+    })
+
+    s["VisitTranscript"] = obj({
+        "uuid": uuid("The visit id (`visit_id` elsewhere)."),
+        "pet_id": uuid(),
+        "appointment_id": nullable(uuid()),
+        "practice_id": uuid(),
+        "visit_date": integer(description="Unix seconds (the only integer timestamp of the API)."),
+        "full_text": string(description="Never null; empty until transcribed."),
+        "audio_transcript_url": nullable(string(
+            description="Storage object URL of the current recording (not directly playable; use playback), "
+                        "or the URL given to a manual visit.")),
+        "metadata": free_object("Never null: server-managed keys (§4.0) plus client keys."),
+        "summary": nullable(string(description="Null for PET_OWNER callers while the summary is a draft.")),
+        "state": ref("VisitState"),
+        "created_at": timestamp(),
+        "updated_at": timestamp(),
+        "created_by": uuid(),
+    }, description="One visit of one pet.")
+
+    s["LoginResponse"] = obj({
+        "access_token": string(description="HS256 JWT."),
+        "token_type": string(enum=["bearer"]),
+        "expires_in": integer(description="Seconds (28800)."),
+    })
+
+    s["DashboardScheduleResponse"] = obj({
+        "date": date("The practice-local day used."),
+        "timezone": string(description="The practice's time zone."),
+        "today_appointments": array(ref("Appointment")),
+        "stats": obj({"appointments_today": integer(0), "completed_visits": integer(0)}),
+    }, description="`GET /api/v1/dashboard/vet/{vet_user_id}`.")
+    s["DashboardTodayResponse"] = obj({
+        "date": date("The practice-local day used."),
+        "timezone": string(description="The practice's time zone."),
+        "appointments_today": array(ref("Appointment")),
+        "next_appointment": nullable(ref("Appointment")),
+        "current_appointment": nullable(ref("Appointment")),
+        "completed_count": integer(0),
+        "remaining_count": integer(0),
+    }, description="`GET /api/v1/dashboard/vet/{vet_user_id}/today`.")
+
+    s["HealthResponse"] = obj({
+        "status": string(enum=["ok"]),
+        "version": string(),
+        "time": timestamp(),
+    }, description="Liveness only; touches no dependency.")
+    checks = obj({
+        "database": string(enum=["ok", "unavailable"]),
+        "storage": string(enum=["ok", "unavailable"]),
+        "transcription": string(enum=["ok", "unavailable", "off"]),
+    }, required=["database"], description="One entry per checked part.")
+    s["ReadinessChecks"] = checks
+    s["ReadinessResponse"] = obj({
+        "status": string(enum=["ready", "degraded"],
+                         description="`degraded` when the transcription engine is unavailable."),
+        "checks": ref("ReadinessChecks"),
+    })
+    s["ReadinessFailure"] = obj({
+        "detail": string(enum=["Service not ready"]),
+        "checks": ref("ReadinessChecks"),
+    }, description="503 of `/health/ready`: the database or storage check failed.")
+    return s
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Component schemas: request bodies
+# ---------------------------------------------------------------------------------------------------------------------
+
+IMMUTABLE = "Immutable: may be repeated with its current value; a different value is a 400."
+AT_LEAST_ONE = "Partial update (§1.7): absent keys are unchanged; at least one updatable field is required."
+
+
+def immutable(schema: dict) -> dict:
+    return with_description(schema, IMMUTABLE)
+
+
+def request_schemas() -> dict:
+    s: dict = {}
+
+    s["LoginForm"] = obj({
+        "username": string(description="Trimmed; matched case-insensitively."),
+        "password": string(),
+        "grant_type": string(enum=["password"]),
+        "scope": string(description="Ignored."),
+        "client_id": string(description="Ignored."),
+        "client_secret": string(description="Ignored."),
+    }, required=["username", "password"], description="OAuth2 password form (percent-encoded, `+` = space).")
+    s["LoginJSON"] = obj({
+        "username": string(description="Trimmed; matched case-insensitively."),
+        "password": string(),
+        "grant_type": string(enum=["password"]),
+    }, required=["username", "password"])
+
+    password = string(max_length=72, description="8–72 bytes of UTF-8.")
+    s["UserCreate"] = obj({
+        "username": trimmed(3, 50, pattern=r"^[A-Za-z0-9._-]+$"),
+        "password": password,
+        "email": string(max_length=254, fmt="email", description=EMAIL_NOTE),
+        "full_name": trimmed(1, 100),
+        "role": ref("UserRole"),
+        "practice_id": nullable(uuid("Required for VET and VET_STAFF; absent or null for ADMIN and PET_OWNER.")),
+        "pet_owner_id": nullable(uuid("Required for PET_OWNER; absent or null otherwise.")),
+        "is_active": boolean(True),
+    }, required=["username", "password", "email", "full_name", "role"])
+    s["UserUpdate"] = obj({
+        "email": string(max_length=254, fmt="email", description=EMAIL_NOTE),
+        "full_name": trimmed(1, 100),
+        "role": with_description(ref("UserRole"), "Cannot change to or from PET_OWNER."),
+        "practice_id": nullable(uuid("The resulting user must satisfy the role/practice rules of create.")),
+        "is_active": boolean(),
+        "password": password,
+        "id": immutable(uuid()),
+        "username": immutable(string()),
+        "pet_owner_id": immutable(nullable(uuid())),
+    }, required=[], min_properties=1, description=AT_LEAST_ONE)
+
+    practice_fields = {
+        "name": trimmed(1, 200),
+        "timezone": trimmed(1, 64, "A tz database identifier (`UTC` accepted, `Etc/…` refused)."),
+        "phone": nullable(string(max_length=32, pattern=PHONE_PATTERN)),
+        "email": nullable(string(max_length=254, fmt="email", description=EMAIL_NOTE)),
+        "address": nullable(string(max_length=500)),
+        "is_active": boolean(),
+    }
+    s["PracticeCreate"] = obj({**practice_fields, "is_active": boolean(True)}, required=["name", "timezone"])
+    s["PracticeUpdate"] = obj({**practice_fields, "id": immutable(uuid())}, required=[], min_properties=1,
+                              description=AT_LEAST_ONE)
+
+    appointment_fields = {
+        "assigned_vet_user_id": nullable(uuid("An active VET or VET_STAFF user of the practice.")),
+        "appointment_date": datetime_input(),
+        "duration_minutes": integer(5, 480),
+        "appointment_type": ref("AppointmentType"),
+        "title": trimmed(1, 200),
+        "description": nullable(string(max_length=2000)),
+        "notes": nullable(string(max_length=5000)),
+        "pet_ids": array(uuid(), min_items=1, max_items=20, unique=True,
+                         description="Pets of the appointment's owner, in display order."),
+    }
+    s["AppointmentCreate"] = obj({
+        "practice_id": uuid("Required for ADMIN; members: absent or their own practice (§2.5)."),
+        "pet_owner_id": uuid(),
+        **appointment_fields,
+        "duration_minutes": integer(5, 480, default=30),
+        "appointment_type": {"allOf": [ref("AppointmentType")], "default": "checkup"},
+        "status": string(enum=["scheduled", "confirmed"], default="scheduled"),
+    }, required=["pet_owner_id", "appointment_date", "title", "pet_ids"])
+    s["AppointmentUpdate"] = obj({
+        **appointment_fields,
+        "status": with_description(ref("AppointmentStatus"), "Transitions per §5.2."),
+        "pet_ids": array(uuid(), min_items=1, max_items=20, unique=True,
+                         description="Replaces the pet set and order."),
+        "id": immutable(uuid()),
+        "practice_id": immutable(uuid()),
+        "pet_owner_id": immutable(uuid()),
+    }, required=[], min_properties=1, description=AT_LEAST_ONE)
+
+    owner_fields = {
+        "first_name": trimmed(1, 100),
+        "last_name": trimmed(1, 100),
+        "email": string(max_length=254, fmt="email", description=EMAIL_NOTE + " Not unique."),
+        "phone": nullable(string(max_length=32, pattern=PHONE_PATTERN)),
+        "address": nullable(string(max_length=500)),
+    }
+    s["PetOwnerCreate"] = obj({
+        **owner_fields,
+        "practice_id": uuid("Required for ADMIN; members: absent or their own practice (§2.5)."),
+    }, required=["first_name", "last_name", "email"])
+    s["PetOwnerUpdate"] = obj({**owner_fields, "id": immutable(uuid()), "user_id": immutable(nullable(uuid()))},
+                              required=[], min_properties=1, description=AT_LEAST_ONE)
+    s["PetOwnerPracticeLink"] = obj({"practice_id": uuid()})
+
+    pet_fields = {
+        "name": trimmed(1, 100),
+        "species": trimmed(1, 50, "Free text."),
+        "breed": nullable(trimmed(None, 100)),
+        "color": nullable(trimmed(None, 50)),
+        "gender": nullable(trimmed(None, 20)),
+        "date_of_birth": nullable(date("1900-01-01 … today (UTC).")),
+        "weight": nullable(number(exclusive_minimum=0, maximum=1000, description="Pounds.")),
+        "microchip_number": nullable(trimmed(1, 50, "Unique (case-insensitive) across all practices.",
+                                             pattern=r"^[A-Za-z0-9-]+$")),
+        "allergies": nullable(string(max_length=1000)),
+        "registration_date": date("Default: today in the caller's practice time zone."),
+    }
+    s["PetCreate"] = obj({"owner_id": uuid(), **pet_fields}, required=["owner_id", "name", "species"])
+    s["PetUpdate"] = obj({**pet_fields, "is_active": boolean(), "id": immutable(uuid()),
+                          "owner_id": immutable(uuid())}, required=[], min_properties=1, description=AT_LEAST_ONE)
+
+    record_fields = {
+        "record_type": ref("MedicalRecordType"),
+        "title": trimmed(1, 200),
+        "description": nullable(string(max_length=10000)),
+        "diagnosis": nullable(string(max_length=5000)),
+        "treatment_plan": nullable(string(max_length=5000)),
+        "medications": array(trimmed(1, 200), max_items=50),
+        "notes": nullable(string(max_length=10000)),
+        "follow_up_date": nullable(date()),
+    }
+    s["MedicalRecordCreate"] = obj({
+        "pet_id": uuid(),
+        **record_fields,
+        "medications": array(trimmed(1, 200), max_items=50, description="Default `[]`."),
+        "practice_id": uuid("Practice resolution (§2.5)."),
+    }, required=["pet_id", "record_type", "title"])
+    s["MedicalRecordAmend"] = obj({
+        **record_fields,
+        **{name: immutable(schema) for name, schema in {
+            "id": uuid(), "original_id": uuid(), "version": integer(1), "pet_id": uuid(), "practice_id": uuid(),
+            "is_current": boolean(), "created_by": uuid()}.items()},
+    }, required=[], min_properties=1,
+        description=AT_LEAST_ONE + " Creates a new version; the response is that new version.")
+
+    metadata = free_object("Client keys only (server-managed keys are refused); serialized ≤ 65536 bytes.",
+                           maxProperties=100)
+    s["VisitTranscriptCreate"] = obj({
+        "pet_id": uuid(),
+        "visit_date": integer(946684800, description="Unix seconds, at most the current time plus 86400."),
+        "full_text": string(1, 200000),
+        "summary": nullable(string(max_length=10000)),
+        "audio_transcript_url": nullable(string(max_length=1000, fmt="uri",
+                                                description="Absolute http or https URL.")),
+        "metadata": {**metadata, "default": {}},
+        "appointment_id": {"type": "null",
+                           "description": "Must be absent or null; recordings use the audio upload flow."},
+        "practice_id": uuid("Practice resolution (§2.5)."),
+    }, required=["pet_id", "visit_date", "full_text"], description="A manual transcript.")
+    s["VisitTranscriptUpdate"] = obj({
+        "full_text": string(max_length=200000, description="May be empty; refused while `processing`."),
+        "summary": nullable(string(max_length=10000, description="Sending it approves the summary.")),
+        "metadata": free_object("Merged by top-level key: a non-null value replaces the key whole, null removes "
+                                "it, unmentioned keys stay. Server-managed keys are refused; ≤ 65536 bytes.",
+                                maxProperties=100),
+        "state": with_description(ref("VisitState"),
+                                  "Only processing→processed, processing→failed, failed→processing, "
+                                  "failed→processed or the current state (§5.1)."),
+        **{name: immutable(schema) for name, schema in {
+            "uuid": uuid(), "pet_id": uuid(), "appointment_id": nullable(uuid()), "practice_id": uuid(),
+            "visit_date": integer(), "audio_transcript_url": nullable(string()), "created_by": uuid()}.items()},
+    }, required=[], min_properties=1, description=AT_LEAST_ONE)
+    return s
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Parameters, headers and standard responses
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def path_param(name: str, description: str) -> dict:
+    return {"name": name, "in": "path", "required": True, "description": description, "schema": uuid()}
+
+
+def query(name: str, schema: dict, description: str | None = None) -> dict:
+    param = {"name": name, "in": "query", "required": False, "schema": schema}
+    if description:
+        param["description"] = description
+    return param
+
+
+def query_bool(name: str, default: bool, description: str | None = None) -> dict:
+    note = "`true`/`false`/`1`/`0`, case-insensitive."
+    return query(name, boolean(default), f"{description} {note}" if description else note)
+
+
+PAGINATION = [{"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/offset"}]
+
+DATE_QUERY = query("date", date(), "Practice-local day (`YYYY-MM-DD`); default: today in the practice's time zone.")
+
+
+def parameters_components() -> dict:
+    return {
+        "limit": query("limit", integer(1, 200, default=50), "Page size (§1.11)."),
+        "offset": query("offset", integer(0, default=0), "Items to skip (§1.11)."),
+    }
+
+
+def headers_components() -> dict:
+    return {
+        "X-Request-ID": {"description": "The request's id (echoed when it matches `^[A-Za-z0-9._-]{1,128}$`).",
+                         "schema": string()},
+        "X-Total-Count": {"description": "Number of matching items ignoring limit/offset.",
+                          "schema": integer(0)},
+        "WWW-Authenticate": {"description": "Always `Bearer`.", "schema": string(enum=["Bearer"])},
+        "Retry-After": {"description": "Seconds to wait before retrying.", "schema": integer(1)},
+    }
+
+
+def header_ref(name: str) -> dict:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
+def json_response(description: str, schema: dict, *, headers: tuple[str, ...] = ()) -> dict:
+    return {
+        "description": description,
+        "headers": {name: header_ref(name) for name in ("X-Request-ID", *headers)},
+        "content": {JSON: {"schema": schema}},
+    }
+
+
+def list_response(item: str, description: str) -> dict:
+    """A paginated list: a bare JSON array plus `X-Total-Count` (§1.11)."""
+    return json_response(description, array(ref(item)), headers=("X-Total-Count",))
+
+
+ERROR_RESPONSES = {
+    # status: (component name, description, extra headers)
+    "400": ("BadRequest", "Malformed or invalid input (the detail names the field).", ()),
+    "401": ("Unauthorized", "Missing, invalid or expired credentials, or an inactive user.", ("WWW-Authenticate",)),
+    "403": ("Forbidden", "The caller's role may not perform this action.", ()),
+    "404": ("NotFound", "Unknown id, or an entity outside the caller's visibility.", ()),
+    "409": ("Conflict", "The request conflicts with the current state.", ()),
+    "413": ("PayloadTooLarge", "Request body too large.", ()),
+    "429": ("TooManyRequests", "Too many failed login attempts.", ("Retry-After",)),
+    "503": ("ServiceUnavailable", "The database is unavailable (`Service temporarily unavailable`).",
+            ("Retry-After",)),
+}
+
+
+def responses_components() -> dict:
+    result = {name: json_response(description, ref("Error"), headers=headers)
+              for name, description, headers in ERROR_RESPONSES.values()}
+    result["InternalServerError"] = json_response("Unexpected server failure.", ref("Error500"))
+    return result
+
+
+def errors(*statuses: int, database: bool = True, overrides: dict | None = None) -> dict:
+    """Standard error responses of an operation; every one can fail with 500, database routes with 503."""
+    codes = [str(code) for code in statuses] + (["503"] if database else [])
+    result = {code: {"$ref": f"#/components/responses/{ERROR_RESPONSES[code][0]}"} for code in codes}
+    result["500"] = {"$ref": "#/components/responses/InternalServerError"}
+    result.update(overrides or {})
+    return result
+
+
+def json_body(schema_name: str, *, required: bool = True, description: str | None = None) -> dict:
+    body = {"required": required, "content": {JSON: {"schema": ref(schema_name)}}}
+    if description:
+        body["description"] = description
+    return body
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Operations
+# ---------------------------------------------------------------------------------------------------------------------
+
+PUBLIC: list = []  # `security: []` overrides the global bearer requirement
+
+
+class Paths:
+    """Collects operations; several blocks may add methods to one path."""
+
+    def __init__(self) -> None:
+        self.paths: dict = {}
+        self.operation_ids: set[str] = set()
+
+    def add(self, method: str, path: str, operation_id: str, *, tag: str, summary: str, responses: dict,
+            parameters: list | None = None, body: dict | None = None, description: str | None = None,
+            security: list | None = None) -> None:
+        assert operation_id not in self.operation_ids, f"duplicate operationId {operation_id}"
+        self.operation_ids.add(operation_id)
+        operation: dict = {"operationId": operation_id, "tags": [tag], "summary": summary, "responses": responses}
+        if description:
+            operation["description"] = description
+        if parameters:
+            operation["parameters"] = parameters
+        if body:
+            operation["requestBody"] = body
+        if security is not None:
+            operation["security"] = security
+        item = self.paths.setdefault(path, {})
+        assert method not in item, f"{method.upper()} {path} described twice"
+        item[method] = operation
+
+
+API = "/api/v1"
+
+APPOINTMENT_ID = path_param("appointment_id", "Appointment id.")
+OWNER_ID = path_param("owner_id", "Pet owner id.")
+PET_ID = path_param("pet_id", "Pet id.")
+PRACTICE_ID = path_param("practice_id", "Practice id.")
+RECORD_ID = path_param("record_id", "Medical record id (any version).")
+USER_ID = path_param("user_id", "User id.")
+VET_USER_ID = path_param("vet_user_id", "User id of a VET or VET_STAFF user.")
+VISIT_ID = path_param("visit_id", "Visit id (`uuid` of a VisitTranscript).")
+
+
+def operational_routes(p: Paths) -> None:
+    """§4.12: public, at the root; `/health` and `/health/ready` are shared with the other product."""
+    health = dict(tag="Operations", summary="Liveness", security=PUBLIC,
+                  responses={"200": json_response("Alive.", ref("HealthResponse")), **errors(database=False)})
+    p.add("get", "/health", "getHealth", **health)
+    p.add("get", f"{API}/health", "getHealthAlias", **health, description="Alias of `GET /health`.")
+    p.add("get", "/health/ready", "getReadiness", tag="Operations", summary="Readiness", security=PUBLIC,
+          description="Checks the database and the object store (2 s each) and reports the transcription engine; "
+                      "an unavailable engine gives `degraded`, never 503.",
+          responses={"200": json_response("Ready or degraded.", ref("ReadinessResponse")),
+                     "503": json_response("The database or storage check failed.", ref("ReadinessFailure"),
+                                          headers=("Retry-After",)),
+                     **errors(database=False)})
+    p.add("get", "/metrics", "getMetrics", tag="Operations", summary="Prometheus metrics",
+          description="Prometheus text format 0.0.4. Public unless `METRICS_TOKEN` is configured; then it "
+                      "requires `Authorization: Bearer <METRICS_TOKEN>`.",
+          security=[{}, {"metricsToken": []}],
+          responses={"200": {"description": "Metrics.", "headers": {"X-Request-ID": header_ref("X-Request-ID")},
+                             "content": {"text/plain; version=0.0.4": {"schema": string()}}},
+                     **errors(401, database=False)})
+    p.add("get", "/openapi.json", "getOpenAPIDocument", tag="Operations", summary="This document", security=PUBLIC,
+          responses={"200": json_response("OpenAPI 3.1 description of the HelpPet API.", free_object()),
+                     **errors(database=False)})
+
+
+def auth_routes(p: Paths) -> None:
+    """§4.1."""
+    p.add("post", f"{API}/auth/token", "login", tag="Auth", summary="Log in (OAuth2 password grant)",
+          security=PUBLIC,
+          description="Throttled per (username, client IP), per username and per IP (§2.3). An unknown user, a "
+                      "wrong password and an inactive user all answer 401 `Incorrect username or password`.",
+          body={"required": True, "content": {"application/x-www-form-urlencoded": {"schema": ref("LoginForm")},
+                                              JSON: {"schema": ref("LoginJSON")}}},
+          responses={"200": json_response("Token issued.", ref("LoginResponse")),
+                     **errors(400, 401, 413, 429)})
+    p.add("get", f"{API}/auth/me", "getCurrentUser", tag="Auth", summary="Current user",
+          responses={"200": json_response("The caller.", ref("User")), **errors(401)})
+
+
+def user_routes(p: Paths) -> None:
+    """§4.2: ADMIN only."""
+    tag = "Users"
+    p.add("get", f"{API}/users", "listUsers", tag=tag, summary="List users (ADMIN)",
+          description="Ordered by lower(username), then id. An unknown `practice_id` yields `[]`.",
+          parameters=[query("practice_id", uuid()), query("role", ref("UserRole")), query_bool("is_active", None),
+                      *PAGINATION],
+          responses={"200": list_response("User", "Users."), **errors(400, 401, 403)})
+    p.add("post", f"{API}/users", "createUser", tag=tag, summary="Create a user (ADMIN)",
+          description="For PET_OWNER, the owner record's `user_id` is set to the new user.",
+          body=json_body("UserCreate"),
+          responses={"201": json_response("Created.", ref("User")), **errors(400, 401, 403, 404, 409, 413)})
+    p.add("get", f"{API}/users/{{user_id}}", "getUser", tag=tag, summary="Get a user (ADMIN)",
+          parameters=[USER_ID],
+          responses={"200": json_response("The user.", ref("User")), **errors(400, 401, 403, 404)})
+    p.add("put", f"{API}/users/{{user_id}}", "updateUser", tag=tag, summary="Update a user (ADMIN)",
+          description="A new password invalidates earlier tokens; `is_active: false` makes every token fail.",
+          parameters=[USER_ID], body=json_body("UserUpdate"),
+          responses={"200": json_response("Updated.", ref("User")), **errors(400, 401, 403, 404, 409, 413)})
+
+
+def practice_routes(p: Paths) -> None:
+    """§4.3."""
+    tag = "Practices"
+    p.add("get", f"{API}/practices", "listPractices", tag=tag, summary="List visible practices",
+          description="Ordered by name, then id.",
+          parameters=[query_bool("is_active", None), *PAGINATION],
+          responses={"200": list_response("Practice", "Practices."), **errors(400, 401)})
+    p.add("post", f"{API}/practices", "createPractice", tag=tag, summary="Create a practice (ADMIN)",
+          body=json_body("PracticeCreate"),
+          responses={"201": json_response("Created.", ref("Practice")), **errors(400, 401, 403, 413)})
+    p.add("get", f"{API}/practices/{{practice_id}}", "getPractice", tag=tag, summary="Get a practice",
+          parameters=[PRACTICE_ID],
+          responses={"200": json_response("The practice.", ref("Practice")), **errors(400, 401, 404)})
+    p.add("put", f"{API}/practices/{{practice_id}}", "updatePractice", tag=tag, summary="Update a practice (ADMIN)",
+          parameters=[PRACTICE_ID], body=json_body("PracticeUpdate"),
+          responses={"200": json_response("Updated.", ref("Practice")), **errors(400, 401, 403, 404, 413)})
+
+
+def dashboard_routes(p: Paths) -> None:
+    """§4.4: staff; members only their own dashboard."""
+    tag = "Dashboard"
+    note = ("Appointments assigned to the vet in the vet's practice on the practice-local day, all statuses, "
+            "ordered by appointment_date, then id.")
+    p.add("get", f"{API}/dashboard/vet/{{vet_user_id}}", "getVetDashboard", tag=tag,
+          summary="A vet's schedule with stats", description=note, parameters=[VET_USER_ID, DATE_QUERY],
+          responses={"200": json_response("The schedule.", ref("DashboardScheduleResponse")),
+                     **errors(400, 401, 403, 404)})
+    p.add("get", f"{API}/dashboard/vet/{{vet_user_id}}/today", "getVetDashboardToday", tag=tag,
+          summary="A vet's work summary for the day", description=note, parameters=[VET_USER_ID, DATE_QUERY],
+          responses={"200": json_response("The summary.", ref("DashboardTodayResponse")),
+                     **errors(400, 401, 403, 404)})
+
+
+def appointment_routes(p: Paths) -> None:
+    """§4.5."""
+    tag = "Appointments"
+    p.add("post", f"{API}/appointments", "createAppointment", tag=tag, summary="Create an appointment (staff)",
+          body=json_body("AppointmentCreate"),
+          responses={"201": json_response("Created (every `recording` null).", ref("Appointment")),
+                     **errors(400, 401, 403, 404, 409, 413)})
+    p.add("get", f"{API}/appointments/{{appointment_id}}", "getAppointment", tag=tag, summary="Get an appointment",
+          parameters=[APPOINTMENT_ID],
+          responses={"200": json_response("The appointment.", ref("Appointment")), **errors(400, 401, 404)})
+    p.add("put", f"{API}/appointments/{{appointment_id}}", "updateAppointment", tag=tag,
+          summary="Update an appointment (staff)",
+          description="Status transitions per §5.2; `pet_ids` replaces the pet set. Atomic; a request that "
+                      "changes nothing is a no-op.",
+          parameters=[APPOINTMENT_ID], body=json_body("AppointmentUpdate"),
+          responses={"200": json_response("Updated.", ref("Appointment")), **errors(400, 401, 403, 404, 409, 413)})
+    p.add("delete", f"{API}/appointments/{{appointment_id}}", "cancelAppointment", tag=tag,
+          summary="Cancel an appointment (staff)",
+          description="Equivalent to `PUT {\"status\":\"cancelled\"}`; nothing is deleted.",
+          parameters=[APPOINTMENT_ID],
+          responses={"200": json_response("Cancelled (or already cancelled).", ref("Appointment")),
+                     **errors(400, 401, 403, 404, 409)})
+    p.add("get", f"{API}/appointments/pet-owner/{{owner_id}}", "listAppointmentsForPetOwner", tag=tag,
+          summary="Appointments of a pet owner",
+          description="Ordered by appointment_date descending, then id. Members see only their practice's.",
+          parameters=[OWNER_ID, *PAGINATION],
+          responses={"200": list_response("Appointment", "Appointments."), **errors(400, 401, 404)})
+    p.add("get", f"{API}/appointments/practice/{{practice_id}}", "listAppointmentsForPractice", tag=tag,
+          summary="Appointments of a practice (staff)",
+          description="All vets and statuses; with `date`, only that practice-local day. Ordered by "
+                      "appointment_date, then id.",
+          parameters=[PRACTICE_ID, query("date", date(), "Practice-local day (`YYYY-MM-DD`)."), *PAGINATION],
+          responses={"200": list_response("Appointment", "Appointments."), **errors(400, 401, 403, 404)})
+
+
+def pet_owner_routes(p: Paths, base: str, id_suffix: str = "", alias_of: str | None = None) -> None:
+    """§4.6; registered under `/api/v1/pet-owners` and again under the alias `/api/v1/pet_owners`."""
+    tag = "Pet owners"
+    alias = f"Alias of the same operation under `{alias_of}`." if alias_of else None
+
+    def describe(text: str | None) -> str | None:
+        return " ".join(part for part in (text, alias) if part) or None
+
+    p.add("get", base, f"listPetOwners{id_suffix}", tag=tag, summary="List pet owners (staff)",
+          description=describe("Ordered by lower(last_name), lower(first_name), id."),
+          parameters=[query("search", string(max_length=100),
+                            "Case-insensitive substring of first name, last name, full name, email or phone."),
+                      query("practice_id", uuid(),
+                            "ADMIN: only that practice's clients; members: must be their own practice."),
+                      *PAGINATION],
+          responses={"200": list_response("PetOwner", "Pet owners."), **errors(400, 401, 403, 404)})
+    p.add("post", base, f"createPetOwner{id_suffix}", tag=tag, summary="Create a pet owner (staff)",
+          description=describe("The owner becomes a client of the resolved practice."),
+          body=json_body("PetOwnerCreate"),
+          responses={"201": json_response("Created.", ref("PetOwner")), **errors(400, 401, 403, 404, 413)})
+    p.add("get", f"{base}/{{owner_id}}", f"getPetOwner{id_suffix}", tag=tag, summary="Get a pet owner",
+          description=describe(None), parameters=[OWNER_ID],
+          responses={"200": json_response("The pet owner.", ref("PetOwner")), **errors(400, 401, 404)})
+    p.add("put", f"{base}/{{owner_id}}", f"updatePetOwner{id_suffix}", tag=tag, summary="Update a pet owner (staff)",
+          description=describe(None), parameters=[OWNER_ID], body=json_body("PetOwnerUpdate"),
+          responses={"200": json_response("Updated.", ref("PetOwner")), **errors(400, 401, 403, 404, 413)})
+    p.add("post", f"{base}/{{owner_id}}/practices", f"addPetOwnerPractice{id_suffix}", tag=tag,
+          summary="Make the owner a client of another practice (ADMIN)",
+          description=describe("Repeating it is a no-op."), parameters=[OWNER_ID],
+          body=json_body("PetOwnerPracticeLink"),
+          responses={"200": json_response("The pet owner.", ref("PetOwner")), **errors(400, 401, 403, 404, 413)})
+
+
+def pet_routes(p: Paths) -> None:
+    """§4.7."""
+    tag = "Pets"
+    p.add("post", f"{API}/pets", "createPet", tag=tag, summary="Create a pet (staff)", body=json_body("PetCreate"),
+          responses={"201": json_response("Created (`is_active: true`).", ref("Pet")),
+                     **errors(400, 401, 403, 404, 409, 413)})
+    p.add("get", f"{API}/pets/{{pet_id}}", "getPet", tag=tag, summary="Get a pet (inactive pets too)",
+          parameters=[PET_ID], responses={"200": json_response("The pet.", ref("Pet")), **errors(400, 401, 404)})
+    p.add("put", f"{API}/pets/{{pet_id}}", "updatePet", tag=tag, summary="Update a pet (staff)",
+          parameters=[PET_ID], body=json_body("PetUpdate"),
+          responses={"200": json_response("Updated.", ref("Pet")), **errors(400, 401, 403, 404, 409, 413)})
+    p.add("delete", f"{API}/pets/{{pet_id}}", "deactivatePet", tag=tag, summary="Deactivate a pet (staff)",
+          description="Sets `is_active = false`; repeating it is a no-op. Nothing is deleted.",
+          parameters=[PET_ID],
+          responses={"200": json_response("The deactivated pet.", ref("Pet")), **errors(400, 401, 403, 404)})
+    p.add("get", f"{API}/pets/owner/{{owner_id}}", "listPetsForOwner", tag=tag, summary="Pets of an owner",
+          description="Ordered by name, then id.",
+          parameters=[OWNER_ID, query_bool("include_inactive", False), *PAGINATION],
+          responses={"200": list_response("Pet", "Pets."), **errors(400, 401, 404)})
+
+
+def medical_record_routes(p: Paths) -> None:
+    """§4.8: versioned, immutable; no delete."""
+    tag = "Medical records"
+    envelope = json_response("Records with counts.", ref("MedicalRecordsEnvelope"), headers=("X-Total-Count",))
+    p.add("get", f"{API}/medical-records/pet/{{pet_id}}", "listMedicalRecordsForPet", tag=tag,
+          summary="Medical records of a pet", description="Ordered by created_at descending, then id.",
+          parameters=[PET_ID,
+                      query_bool("include_historical", True, "`false`: only current versions."),
+                      query_bool("latest_only", False, "`true`: at most the latest current record; overrides "
+                                                       "`include_historical`."),
+                      *PAGINATION],
+          responses={"200": envelope, **errors(400, 401, 404)})
+    p.add("get", f"{API}/medical-records/pet/{{pet_id}}/history", "listMedicalRecordHistoryForPet", tag=tag,
+          summary="Every version of every record of a pet, grouped by lineage",
+          parameters=[PET_ID, *PAGINATION], responses={"200": envelope, **errors(400, 401, 404)})
+    p.add("get", f"{API}/medical-records/{{record_id}}", "getMedicalRecord", tag=tag,
+          summary="Get a medical record version", parameters=[RECORD_ID],
+          responses={"200": json_response("The record.", ref("MedicalRecordDetail")), **errors(400, 401, 404)})
+    p.add("post", f"{API}/medical-records", "createMedicalRecord", tag=tag, summary="Create a medical record (staff)",
+          body=json_body("MedicalRecordCreate"),
+          responses={"201": json_response("Created (version 1).", ref("MedicalRecord")),
+                     **errors(400, 401, 403, 404, 413)})
+    p.add("put", f"{API}/medical-records/{{record_id}}", "amendMedicalRecord", tag=tag,
+          summary="Amend a medical record (staff)",
+          description="Supersedes the addressed (current) version and returns the new version, whose id differs.",
+          parameters=[RECORD_ID], body=json_body("MedicalRecordAmend"),
+          responses={"200": json_response("The new version.", ref("MedicalRecord")),
+                     **errors(400, 401, 403, 404, 409, 413)})
+
+
+def visit_transcript_routes(p: Paths) -> None:
+    """§4.9 without the recording operations (transcribe, delete), which live in the recording block."""
+    tag = "Visit transcripts"
+    p.add("get", f"{API}/visit-transcripts/pet/{{pet_id}}", "listVisitTranscriptsForPet", tag=tag,
+          summary="Visits of a pet",
+          description="Ordered by visit_date descending, created_at descending, uuid.",
+          parameters=[PET_ID, query("state", ref("VisitState")),
+                      query_bool("include_pending", False, "Include pending recording visits (§4.10)."),
+                      *PAGINATION],
+          responses={"200": list_response("VisitTranscript", "Visits."), **errors(400, 401, 404)})
+    p.add("get", f"{API}/visit-transcripts/{{visit_id}}", "getVisitTranscript", tag=tag, summary="Get a visit",
+          parameters=[VISIT_ID],
+          responses={"200": json_response("The visit (pending visits included).", ref("VisitTranscript")),
+                     **errors(400, 401, 404)})
+    p.add("post", f"{API}/visit-transcripts", "createVisitTranscript", tag=tag,
+          summary="Create a manual transcript (staff)", body=json_body("VisitTranscriptCreate"),
+          responses={"201": json_response("Created (`state: processed`).", ref("VisitTranscript")),
+                     **errors(400, 401, 403, 404, 413)})
+    p.add("put", f"{API}/visit-transcripts/{{visit_id}}", "updateVisitTranscript", tag=tag,
+          summary="Update a visit (staff)",
+          description="Metadata is merged by top-level key; `failed` → `processing` re-queues transcription.",
+          parameters=[VISIT_ID], body=json_body("VisitTranscriptUpdate"),
+          responses={"200": json_response("Updated.", ref("VisitTranscript")),
+                     **errors(400, 401, 403, 404, 409, 413)})
+    p.add("get", f"{API}/visit-transcripts/appointments/{{appointment_id}}/visits", "listVisitsForAppointment",
+          tag=tag, summary="Visits of an appointment (at most one per pet)",
+          description="Ordered by visit_date descending, created_at descending, uuid.",
+          parameters=[APPOINTMENT_ID, query("pet_id", uuid(), "Only this pet's visit."),
+                      query_bool("include_pending", False, "Include pending recording visits (§4.10)."),
+                      *PAGINATION],
+          responses={"200": list_response("VisitTranscript", "Visits."), **errors(400, 401, 404)})
+
+
+# =====================================================================================================================
+# Recording routes (§4.9 transcribe/delete, §4.10, §4.11): included only when INCLUDE_RECORDING_ROUTES is True.
+# =====================================================================================================================
+
+
+def recording_schemas() -> dict:
+    s: dict = {}
+    s["AudioContentType"] = string(enum=AUDIO_CONTENT_TYPES)
+    s["RecordingConflict"] = obj({
+        "detail": string(description="`Recording already exists for this appointment and pet. Visit ID: {id}`, "
+                                     "`Audio recording already exists for pet {pet_id} today. Visit ID: {id}` or "
+                                     "`Recording upload already in progress for this appointment and pet. "
+                                     "Visit ID: {id}`."),
+        "visit_id": uuid("The existing visit of the slot."),
+    }, description="409 of the recording endpoints.")
+    s["AudioUploadRequest"] = obj({
+        "pet_id": uuid(),
+        "filename": trimmed(1, 255, "`/`, `\\`, `\"` and control characters are replaced by `_`."),
+        "content_type": {"allOf": [ref("AudioContentType")], "default": "audio/m4a"},
+        "estimated_duration_seconds": nullable(number(exclusive_minimum=0, maximum=14400)),
+        "appointment_id": nullable(uuid("Links the recording to an appointment (slot per appointment and pet).")),
+        "replace_existing": boolean(False, "Replace an already completed recording (same visit, next attempt)."),
+        "practice_id": nullable(uuid("Without appointment: practice resolution (§2.5); with appointment: must "
+                                     "equal the appointment's practice.")),
+    }, required=["pet_id", "filename"])
+    s["AudioUploadResponse"] = obj({
+        "visit_id": uuid(),
+        "upload_url": string(fmt="uri", description="Where to POST the form; opaque to clients."),
+        "upload_fields": {"type": "object", "additionalProperties": string(),
+                          "description": "Form fields to send verbatim before the `file` part; opaque."},
+        "s3_key": string(description="Storage key of this upload."),
+        "bucket": string(),
+        "expires_in": integer(description="Always 3600."),
+    })
+    s["AudioUploadCompleteRequest"] = obj({
+        "file_size_bytes": nullable(integer(1, 104857600)),
+        "duration_seconds": nullable(number(exclusive_minimum=0, maximum=14400)),
+        "device_metadata": nullable(free_object("Serialized ≤ 16384 bytes.")),
+    }, required=[], description="Every field optional; `{}` or no body accepted.")
+    s["AudioPlaybackResponse"] = obj({
+        "presigned_url": string(fmt="uri", description="Presigned GET; supports HTTP Range."),
+        "expires_in": integer(description="Always 900."),
+        "visit_id": uuid(),
+        "filename": string(),
+    })
+    s["LegacyAudioUploadForm"] = obj({
+        "appointment_id": string(fmt="uuid", max_length=1024),
+        "pet_id": string(fmt="uuid", max_length=1024),
+        "bucket_name": string(max_length=1024, description="Accepted and ignored."),
+        "audio": string(fmt="binary", description="Exactly one audio file, 1 byte – 100 MiB. A missing or "
+                                                  "`application/octet-stream` type is inferred from the name."),
+    }, required=["appointment_id", "pet_id", "audio"], description="Send the text parts before the file.")
+    s["LegacyUploadResponse"] = obj({
+        "message": string(enum=["File uploaded successfully"]),
+        "file_url": string(description="Equals the visit's `audio_transcript_url`."),
+        "file_key": string(description="The visit's storage key."),
+        "visit_id": uuid(),
+        "pet_id": uuid(),
+        "appointment_id": uuid(),
+    })
+    s["VisitTranscriptDeleted"] = obj({
+        "message": string(enum=["Visit transcript deleted"]),
+        "visit_id": uuid(),
+    })
+    return s
+
+
+def recording_conflict(description: str) -> dict:
+    return json_response(description, {"anyOf": [ref("RecordingConflict"), ref("Error")]})
+
+
+def recording_routes(p: Paths) -> None:
+    tag = "Audio recordings"
+    transcripts = f"{API}/visit-transcripts"
+    p.add("post", f"{transcripts}/{{visit_id}}/transcribe", "transcribeVisit", tag="Visit transcripts",
+          summary="Transcribe a visit's recording again (staff)",
+          description="No body (any body is ignored). Re-queues the job of the current recording.",
+          parameters=[VISIT_ID],
+          responses={"202": json_response("Accepted (`state: processing`).", ref("VisitTranscript")),
+                     **errors(400, 401, 403, 404, 409)})
+    p.add("delete", f"{transcripts}/{{visit_id}}", "deleteVisitTranscript", tag="Visit transcripts",
+          summary="Delete a visit (ADMIN)",
+          description="Deletes the visit and its jobs, then its stored objects in the background; frees the slot.",
+          parameters=[VISIT_ID],
+          responses={"200": json_response("Deleted.", ref("VisitTranscriptDeleted")), **errors(400, 401, 403, 404)})
+    p.add("post", f"{transcripts}/audio/upload/initiate", "initiateAudioUpload", tag=tag,
+          summary="Start a recording upload for one pet (staff)",
+          description="Idempotent while the upload is pending; returns a presigned POST (§4.10, §7.3).",
+          body=json_body("AudioUploadRequest"),
+          responses={"200": json_response("Upload form issued.", ref("AudioUploadResponse")),
+                     **errors(400, 401, 403, 404, 413, overrides={
+                         "409": recording_conflict("Recording exists or is being uploaded, or the appointment "
+                                                   "is cancelled.")})})
+    p.add("post", f"{transcripts}/audio/upload/complete/{{visit_id}}", "completeAudioUpload", tag=tag,
+          summary="Complete a recording upload (staff)",
+          description="Verifies the object in storage and queues transcription; idempotent once completed.",
+          parameters=[VISIT_ID],
+          body=json_body("AudioUploadCompleteRequest", required=False,
+                         description="Optional; an empty body needs no Content-Type."),
+          responses={"200": json_response("The completed visit.", ref("VisitTranscript")),
+                     **errors(400, 401, 403, 404, 409, 413)})
+    p.add("get", f"{transcripts}/audio/playback/{{visit_id}}", "getAudioPlayback", tag=tag,
+          summary="Presigned playback URL of a visit's recording", parameters=[VISIT_ID],
+          responses={"200": json_response("Playback URL (15 minutes).", ref("AudioPlaybackResponse")),
+                     **errors(400, 401, 404)})
+    p.add("post", f"{API}/upload/audio", "uploadAudioLegacy", tag=tag,
+          summary="Legacy multipart upload of one pet's recording (staff)",
+          description="All checks, including the duplicate check, happen before anything is stored (§4.11).",
+          body={"required": True, "content": {"multipart/form-data": {
+              "schema": ref("LegacyAudioUploadForm"),
+              "encoding": {"audio": {"contentType": ", ".join(AUDIO_CONTENT_TYPES + ["application/octet-stream"])}},
+          }}},
+          responses={"201": json_response("Stored and queued for transcription.", ref("LegacyUploadResponse")),
+                     **errors(400, 401, 403, 404, 413, overrides={
+                         "409": recording_conflict("Recording exists or is being uploaded, or the appointment "
+                                                   "is cancelled."),
+                         "413": json_response("File size too large. Maximum 100MB allowed.", ref("Error"))})})
+
+
+# =====================================================================================================================
+# Document
+# =====================================================================================================================
+
+TAGS = [
+    ("Auth", "Log in and the current user (§4.1)."),
+    ("Users", "User administration, ADMIN only (§4.2)."),
+    ("Practices", "Practices (§4.3)."),
+    ("Dashboard", "A vet's day (§4.4)."),
+    ("Appointments", "Appointments with one or more pets (§4.5)."),
+    ("Pet owners", "Clients of a practice; also served under `/api/v1/pet_owners` (§4.6)."),
+    ("Pets", "Pets (§4.7)."),
+    ("Medical records", "Versioned, immutable medical records (§4.8)."),
+    ("Visit transcripts", "One visit of one pet (§4.9)."),
+    ("Audio recordings", "One recording per pet per visit, uploaded straight to storage (§4.10, §4.11)."),
+    ("Operations", "Health, readiness, metrics and this document (§4.12)."),
+]
+
+
+def build_document(include_recording_routes: bool) -> dict:
+    p = Paths()
+    operational_routes(p)
+    auth_routes(p)
+    user_routes(p)
+    practice_routes(p)
+    dashboard_routes(p)
+    appointment_routes(p)
+    pet_owner_routes(p, f"{API}/pet-owners")
+    pet_owner_routes(p, f"{API}/pet_owners", id_suffix="Alias", alias_of=f"{API}/pet-owners")
+    pet_routes(p)
+    medical_record_routes(p)
+    visit_transcript_routes(p)
+
+    schemas = {**response_schemas(), **request_schemas()}
+    if include_recording_routes:
+        recording_routes(p)
+        schemas.update(recording_schemas())
+
+    used_tags = {op["tags"][0] for item in p.paths.values() for op in item.values()}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "HelpPet API",
+            "version": "1.0.0",
+            "summary": "Veterinary practice backend: schedule, appointments, pets, medical records, visit "
+                       "recordings and transcripts.",
+            "description": (
+                "Specification: `contracts/helppet-api.md` (version 1). Every route is also served with one "
+                "trailing slash. `/api/v1/pet_owners` is an alias of every `/api/v1/pet-owners` route. Errors are "
+                "`{\"detail\": \"...\"}` (500 adds `request_id`); unknown routes answer 404 "
+                "`{\"detail\":\"Not Found\"}`. Every response carries `X-Request-ID`; every `/api/v1` response "
+                "`Cache-Control: no-store`. Nullable fields are always present (sent as null), arrays are never "
+                "null. Datetimes are UTC `YYYY-MM-DDTHH:MM:SSZ`; `visit_date` is unix seconds. The embedded "
+                "object store under `/storage/` is S3-compatible and not described here."
+                + ("" if include_recording_routes else
+                   " The recording routes (§4.10, §4.11, transcribe and delete of §4.9) are not available yet.")
+            ),
+        },
+        "servers": [{"url": "https://api.helppet.ai", "description": "Production"},
+                    {"url": "http://localhost:8080", "description": "Local default"}],
+        "tags": [{"name": name, "description": description} for name, description in TAGS if name in used_tags],
+        "security": [{"bearerAuth": []}],
+        "paths": p.paths,
+        "components": {
+            "securitySchemes": {
+                "bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+                               "description": "Token from `POST /api/v1/auth/token` (HS256, valid 8 hours)."},
+                "metricsToken": {"type": "http", "scheme": "bearer",
+                                 "description": "`METRICS_TOKEN`, only when configured (`GET /metrics`)."},
+            },
+            "schemas": schemas,
+            "parameters": parameters_components(),
+            "headers": headers_components(),
+            "responses": responses_components(),
+        },
+    }
+
+
+def render(document: dict) -> str:
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="fail if the committed document is not up to date")
+    parser.add_argument("--stdout", action="store_true", help="print the document instead of writing it")
+    parser.add_argument("--include-recording-routes", action="store_true",
+                        help="include the recording routes regardless of INCLUDE_RECORDING_ROUTES (preview)")
+    args = parser.parse_args()
+
+    text = render(build_document(INCLUDE_RECORDING_ROUTES or args.include_recording_routes))
+    if args.stdout:
+        sys.stdout.write(text)
+    elif args.check:
+        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
+            print(f"{OUTPUT.relative_to(ROOT)} is out of date; run {Path(__file__).relative_to(ROOT)}",
+                  file=sys.stderr)
+            return 1
+    else:
+        OUTPUT.write_text(text, encoding="utf-8")
+        print(f"wrote {OUTPUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
