@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.1.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/vapor/async-kit.git", from: "1.20.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.20.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"6.0.0"),
     ],
     targets: [
         .target(
@@ -29,23 +31,54 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "AsyncKit", package: "async-kit"),
+                "ObjectStorage",
             ]
         ),
         .target(
             name: "HelpPetAPI",
-            dependencies: ["AppCore"],
+            dependencies: ["AppCore", "ObjectStorage"],
             resources: [.copy("Resources/openapi.json")]
+        ),
+        .target(
+            name: "ObjectStorage",
+            dependencies: [
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
         .executableTarget(
             name: "Server",
-            dependencies: ["AppCore", "HelpPetAPI"]
+            dependencies: ["AppCore", "HelpPetAPI", "ObjectStorage"]
+        ),
+        .testTarget(
+            name: "SeedCompatibilityTests",
+            dependencies: [
+                "HelpPetAPI", "AppCore",
+                .product(name: "VaporTesting", package: "vapor"),
+            ]
         ),
         .testTarget(
             name: "HelpPetAPITests",
             dependencies: [
                 "HelpPetAPI", "AppCore",
                 .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
             ]
+        ),
+        .testTarget(
+            name: "ObjectStorageTests",
+            dependencies: [
+                "ObjectStorage",
+                .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            // The fixtures (botocore vectors and the Python scripts that make and check them) are read from the
+            // source tree by path, so they are not bundled.
+            exclude: ["Fixtures"]
         ),
     ]
 )

@@ -21,6 +21,10 @@ public enum HelpPetModule {
                 lockout: TimeInterval(config.loginThrottle.lockoutSeconds)),
             enabled: !config.disableRateLimits)
 
+        app.recordingStorage = RecordingStorage(
+            store: app.objectStore, bucket: config.storage.helppetBucket, publicBaseURL: config.publicBaseURL,
+            clientAddress: app.core.clientAddress)
+
         let api = app.grouped("api", "v1")
         api.get("health", use: HealthController.liveness)
         app.get("openapi.json", use: OpenAPIDocument.serve)
@@ -34,6 +38,7 @@ public enum HelpPetModule {
     static let controllers: [any HelpPetRouteCollection] = [
         UsersController(), PracticesController(), AppointmentsController(), DashboardController(),
         PetOwnersController(), PetsController(), MedicalRecordsController(), VisitTranscriptsController(),
+        AudioUploadController(),
     ]
 }
 

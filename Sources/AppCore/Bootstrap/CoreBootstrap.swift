@@ -31,6 +31,7 @@ public enum CoreBootstrap {
 
         try app.register(collection: HealthController())
         try app.register(collection: MetricsController())
+        try await ObjectStoreSetup.configure(app, config: config, clock: clock)
     }
 }
 

@@ -51,8 +51,10 @@ extension FieldReader {
     /// An object (not null) whose serialized form is at most `maxBytes` bytes and which has at most `maxKeys`
     /// top-level keys: `{field} must be at most {n} bytes` / `{field} must have at most {n} keys`.
     /// U+0000 anywhere inside (PostgreSQL's jsonb cannot store it) → `{field} contains invalid characters`.
-    public func optionalBoundedObject(_ key: String, maxBytes: Int, maxKeys: Int) throws -> [String: JSONValue]? {
-        guard case .value(let object) = try optionalObject(key) else { return nil }
+    public func optionalBoundedObject(
+        _ key: String, maxBytes: Int, maxKeys: Int = .max, nullable: Bool = false
+    ) throws -> [String: JSONValue]? {
+        guard case .value(let object) = try optionalObject(key, nullable: nullable) else { return nil }
         if JSONValue.object(object).containsNUL {
             throw APIError.badRequest("\(key) contains invalid characters")
         }

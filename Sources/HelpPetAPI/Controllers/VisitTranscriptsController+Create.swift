@@ -49,6 +49,6 @@ extension VisitTranscriptsController {
         visit.createdAt = now
         visit.updatedAt = now
         try await visit.create(on: req.db)
-        return try JSONResponse.make(Self.response(visit, caller: caller), status: .created)
+        return try JSONResponse.make(Self.response(visit, caller: caller, req: req), status: .created)
     }
 }

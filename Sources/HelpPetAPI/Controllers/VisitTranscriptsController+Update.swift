@@ -40,12 +40,12 @@ extension VisitTranscriptsController {
             throw APIError.badRequest("At least one updatable field is required")
         }
         let stored = try await Visibility.visit(id, for: caller, on: req.db)
-        try Self.requireImmutablesUnchanged(fields, of: stored)
+        try Self.requireImmutablesUnchanged(fields, of: stored, req: req)
 
         let now = req.now
         let visit = try await req.db.writeTransaction { db -> Visit in
             // Re-read under the write lock: the state checks and the merge must see the row they change.
-            guard let current = try await Self.lockedVisit(id, on: db) else { throw APIError.notFound("Visit not found") }
+            guard let current = try await VisitRows.locked(id, on: db) else { throw APIError.notFound("Visit not found") }
             try Self.checkState(change, of: current)
             if change.state == .processing && current.state == .failed {
                 // Recording issue: re-queue the transcription job of the current storage key here, in this
@@ -70,18 +70,18 @@ extension VisitTranscriptsController {
             guard let updated = try await Visit.find(id, on: db) else { throw APIError.notFound("Visit not found") }
             return updated
         }
-        return try JSONResponse.make(Self.response(visit, caller: caller))
+        return try JSONResponse.make(Self.response(visit, caller: caller, req: req))
     }
 
     /// Ids, links, the visit date and the audio URL may be echoed back unchanged (clients send whole objects).
-    static func requireImmutablesUnchanged(_ fields: FieldReader, of visit: Visit) throws {
+    static func requireImmutablesUnchanged(_ fields: FieldReader, of visit: Visit, req: Request) throws {
         try fields.requireUnchanged("uuid", current: visit.id!.lowercased)
         try fields.requireUnchanged("pet_id", current: visit.petID.lowercased)
         try fields.requireUnchanged("appointment_id", current: visit.appointmentID?.lowercased)
         try fields.requireUnchanged("practice_id", current: visit.practiceID.lowercased)
         try fields.requireUnchanged(
             "visit_date", current: String(Int64(visit.visitDate.timeIntervalSince1970.rounded(.down))))
-        let url = VisitTranscriptResponse(visit, objectURL: objectURL(of: visit), hideDraftSummary: false)
+        let url = VisitTranscriptResponse(visit, objectURL: objectURL(of: visit, req: req), hideDraftSummary: false)
             .audio_transcript_url
         try fields.requireUnchanged("audio_transcript_url", current: url)
         try fields.requireUnchanged("created_by", current: visit.createdBy.lowercased)
@@ -102,12 +102,4 @@ extension VisitTranscriptsController {
         }
     }
 
-    /// The visit read inside a write transaction: on PostgreSQL the row stays locked until the transaction ends;
-    /// on SQLite the transaction already holds the database's write lock (BEGIN IMMEDIATE).
-    static func lockedVisit(_ id: UUID, on db: any Database) async throws -> Visit? {
-        let lock = db.engine == .postgres ? " FOR UPDATE" : ""
-        guard let row = try await db.sql.raw("SELECT * FROM visits WHERE id = \(bind: id)\(unsafeRaw: lock)").first()
-        else { return nil }
-        return try row.decode(model: Visit.self)
-    }
 }

@@ -29,7 +29,7 @@ struct VisitTranscriptsController: HelpPetRouteCollection {
         if caller.isMember { builder.filter(\.$practiceID == (caller.practiceID ?? UUID())) }
         if let state { builder.filter(\.$stateValue == state.rawValue) }
         if !includePending { builder.filter(VisitFilters.notPending(on: req.db)) }
-        return try await Self.page(builder, page, caller: caller)
+        return try await Self.page(builder, page, caller: caller, req: req)
     }
 
     @Sendable func listForAppointment(req: Request) async throws -> Response {
@@ -53,29 +53,32 @@ struct VisitTranscriptsController: HelpPetRouteCollection {
         let builder = Visit.query(on: req.db).filter(\.$appointmentID == appointmentID)
         if let petID { builder.filter(\.$petID == petID) }
         if !includePending { builder.filter(VisitFilters.notPending(on: req.db)) }
-        return try await Self.page(builder, page, caller: caller)
+        return try await Self.page(builder, page, caller: caller, req: req)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("visit_id", .visit)
         let visit = try await Visibility.visit(id, for: caller, on: req.db)
-        return try JSONResponse.make(Self.response(visit, caller: caller))
+        return try JSONResponse.make(Self.response(visit, caller: caller, req: req))
     }
 
     /// One page in the lists' order (`visit_date` and `created_at` descending, then id) with `X-Total-Count`.
-    static func page(_ builder: QueryBuilder<Visit>, _ page: Pagination, caller: Caller) async throws -> Response {
+    static func page(_ builder: QueryBuilder<Visit>, _ page: Pagination, caller: Caller, req: Request) async throws -> Response {
         let total = try await builder.count()
         let visits = try await builder.sort(\.$visitDate, .descending).sort(\.$createdAt, .descending).sort(\.$id)
             .range(page.offset..<(page.offset + page.limit)).all()
-        return try JSONResponse.page(visits.map { response($0, caller: caller) }, total: total)
+        return try JSONResponse.page(visits.map { response($0, caller: caller, req: req) }, total: total)
     }
 
-    static func response(_ visit: Visit, caller: Caller) -> VisitTranscriptResponse {
-        VisitTranscriptResponse(visit, objectURL: objectURL(of: visit), hideDraftSummary: caller.isOwner)
+    static func response(_ visit: Visit, caller: Caller, req: Request) -> VisitTranscriptResponse {
+        VisitTranscriptResponse(visit, objectURL: objectURL(of: visit, req: req), hideDraftSummary: caller.isOwner)
     }
 
-    /// The URL of a recording's current stored object (§7.6); a manual visit's URL is its stored one instead.
-    // Recording issue: build it from `storage_key` (and the request's public base URL) once storage exists.
-    static func objectURL(of visit: Visit) -> String? { nil }
+    /// The URL of a recording's stored object (§7.6), built from its key for this response and only once the
+    /// recording is completed; a manual visit's URL is its stored one instead (VisitTranscriptResponse).
+    static func objectURL(of visit: Visit, req: Request) -> String? {
+        guard visit.state != .new, let key = visit.storageKey else { return nil }
+        return req.recordingStorage.objectURL(key: key, for: req)
+    }
 }

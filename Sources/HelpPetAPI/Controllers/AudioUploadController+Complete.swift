@@ -1,0 +1,67 @@
+import AppCore
+import Fluent
+import Foundation
+import ObjectStorage
+import Vapor
+
+/// `POST /visit-transcripts/audio/upload/complete/{visit_id}` and `GET /visit-transcripts/audio/playback/{visit_id}`.
+extension AudioUploadController {
+    /// Verifies the object really is in storage, records its real size, and queues transcription; idempotent.
+    @Sendable func complete(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let id = try req.pathID("visit_id", .visit)
+        let fields = try req.optionalJSONObject()
+        let clientSize = try fields.optionalInteger("file_size_bytes", range: 1...104_857_600, nullable: true)
+            .valueIfPresent
+        let duration = try fields.optionalPositiveNumber("duration_seconds", max: 14_400).valueIfPresent
+        let device = try fields.optionalBoundedObject("device_metadata", maxBytes: 16_384, nullable: true)
+        let visit = try await Visibility.visit(id, for: caller, allowCreator: true, on: req.db)
+        guard visit.source == VisitSource.recording.rawValue, let key = visit.storageKey else {
+            throw APIError.conflict("This visit has no audio upload to complete")
+        }
+        guard visit.state == .new else {
+            return try JSONResponse.make(VisitTranscriptsController.response(visit, caller: caller, req: req))
+        }
+        guard let object = try await req.recordingStorage.head(key) else {
+            throw APIError.conflict("Audio file has not been uploaded yet")
+        }
+        try await RecordingCompletion.complete(
+            visitID: id, key: key, object: object, source: .client,
+            details: CompletionDetails(clientFileSize: clientSize, durationSeconds: duration, deviceMetadata: device),
+            now: req.now, on: req.db, metrics: req.core.metrics)
+        // Whoever won a concurrent completion, the answer is the visit as it is now.
+        guard let current = try await Visit.find(id, on: req.db) else { throw APIError.notFound("Visit not found") }
+        return try JSONResponse.make(VisitTranscriptsController.response(current, caller: caller, req: req))
+    }
+
+    struct PlaybackResponse: Encodable, Sendable {
+        let presigned_url: String
+        let expires_in: Int
+        let visit_id: String
+        let filename: String
+    }
+
+    /// A short-lived URL serving the current recording with its playback type, inline, with Range support.
+    @Sendable func playback(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let id = try req.pathID("visit_id", .visit)
+        let visit = try await Visibility.visit(id, for: caller, on: req.db)
+        let notFound = APIError.notFound("Audio file not found")
+        guard visit.source == VisitSource.recording.rawValue, let key = visit.storageKey,
+            try await req.recordingStorage.head(key) != nil
+        else { throw notFound }
+        let type = AudioContentType.stored(visit.metadata["content_type"].flatMap { if case .string(let s) = $0 { s } else { nil } })
+        let filename: String
+        if case .string(let name)? = visit.metadata["filename"], !name.isEmpty {
+            filename = name
+        } else {
+            filename = "recording.\(RecordingKey.fileExtension(of: key) ?? type.fileExtension)"
+        }
+        let presigned = req.recordingStorage.presignPlayback(key: key, filename: filename, type: type, for: req)
+        return try JSONResponse.make(
+            PlaybackResponse(
+                presigned_url: presigned.url, expires_in: RecordingStorage.playbackURLLifetime,
+                visit_id: id.lowercased, filename: filename))
+    }
+}

@@ -1,0 +1,24 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// Reads of visit rows inside write transactions.
+enum VisitRows {
+    /// The row as it is under the transaction's lock: `FOR UPDATE` on PostgreSQL; on SQLite the caller's
+    /// `BEGIN IMMEDIATE` already holds the database's write lock.
+    static func locked(_ id: UUID, on db: any Database) async throws -> Visit? {
+        let lock = db.engine == .postgres ? " FOR UPDATE" : ""
+        guard let row = try await db.sql.raw("SELECT * FROM visits WHERE id = \(bind: id)\(unsafeRaw: lock)").first()
+        else { return nil }
+        return try row.decode(model: Visit.self)
+    }
+}
+
+extension VisitRows {
+    /// A JSON object as an SQL value for the `metadata` column (`jsonb` on PostgreSQL, text on SQLite).
+    static func jsonValue(_ object: [String: JSONValue], on db: any Database) throws -> SQLQueryString {
+        let text = String(decoding: try JSONCoding.encoder.encode(JSONValue.object(object)), as: UTF8.self)
+        return db.engine == .postgres ? "\(bind: text)::jsonb" : "\(bind: text)"
+    }
+}
