@@ -1,6 +1,11 @@
 import AppCore
+import ObjectStorage
 import Fluent
 import Vapor
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Registers HelpPet's migrations and routes under `/api/v1`.
 public enum HelpPetModule {
@@ -33,6 +38,26 @@ public enum HelpPetModule {
         for controller in controllers {
             controller.boot(routes: protected)
         }
+        try legacyUploads(app, config: config).boot(routes: protected)
+    }
+
+    /// The legacy upload spools files into a private folder of `DATA_DIR`, one per process: several processes may
+    /// share a `DATA_DIR`, so at start only the folders of processes that no longer run (a crash) are removed.
+    static func legacyUploads(_ app: Application, config: AppConfig) throws -> LegacyAudioUploadController {
+        let parent = config.dataDirectory.appendingPathComponent("tmp/legacy-uploads", isDirectory: true)
+        try FileManager.default.createDirectory(
+            at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] {
+            let pid = name.split(separator: "-").dropFirst().first.flatMap { Int32($0) }
+            if let pid, kill(pid, 0) == 0 || errno == EPERM { continue }
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+        }
+        let directory = parent.appendingPathComponent("pid-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let io = StorageFileIO()
+        app.lifecycle.use(FileIOShutdown(io: io))
+        return LegacyAudioUploadController(spoolDirectory: directory, io: io)
     }
 
     static let controllers: [any HelpPetRouteCollection] = [
@@ -40,6 +65,11 @@ public enum HelpPetModule {
         PetOwnersController(), PetsController(), MedicalRecordsController(), VisitTranscriptsController(),
         AudioUploadController(),
     ]
+}
+
+private struct FileIOShutdown: LifecycleHandler {
+    let io: StorageFileIO
+    func shutdownAsync(_ application: Application) async { await io.shutdown() }
 }
 
 /// A controller of authenticated `/api/v1` routes.

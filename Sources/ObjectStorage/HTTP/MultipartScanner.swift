@@ -7,8 +7,8 @@ import Vapor
 ///
 /// Why not MultipartKit's `MultipartParser`: it reports through synchronous callbacks (the file writes here are
 /// async and need back-pressure) and it splits binary data at every CR byte into small copied buffers.
-struct MultipartScanner {
-    enum Event {
+public struct MultipartScanner: Sendable {
+    public enum Event: Sendable {
         /// A part starts; header names are lower-cased.
         case partHeaders([(name: String, value: String)])
         case bodyChunk(ByteBuffer)
@@ -17,7 +17,7 @@ struct MultipartScanner {
         case end
     }
 
-    enum Failure: Error { case malformed, headersTooLarge }
+    public enum Failure: Error { case malformed, headersTooLarge }
 
     private enum State {
         /// Before the first delimiter (`--boundary`, optionally preceded by a preamble).
@@ -37,17 +37,17 @@ struct MultipartScanner {
     /// Bytes not yet consumed: a partial delimiter, partial headers or the start of the stream.
     private var pending = ByteBuffer()
 
-    init(boundary: String) {
+    public init(boundary: String) {
         delimiter = Array("\r\n--\(boundary)".utf8)
         // The first delimiter may be at the very start, without the CRLF; pretending the stream began with
         // CRLF lets one search handle both cases.
         pending.writeBytes([13, 10])
     }
 
-    var isFinished: Bool { if case .finished = state { return true } else { return false } }
+    public var isFinished: Bool { if case .finished = state { return true } else { return false } }
 
     /// The boundary parameter of a `multipart/form-data` content type, or nil if the type is anything else.
-    static func boundary(contentType: HTTPMediaType?) -> String? {
+    public static func boundary(contentType: HTTPMediaType?) -> String? {
         guard let type = contentType, type.type.lowercased() == "multipart", type.subType.lowercased() == "form-data",
               let boundary = type.parameters.first(where: { $0.key.lowercased() == "boundary" })?.value,
               (1...200).contains(boundary.utf8.count)
@@ -55,7 +55,7 @@ struct MultipartScanner {
         return boundary
     }
 
-    mutating func feed(_ chunk: ByteBuffer) throws -> [Event] {
+    public mutating func feed(_ chunk: ByteBuffer) throws -> [Event] {
         var events: [Event] = []
         if case .finished = state { return events }
         var input = chunk

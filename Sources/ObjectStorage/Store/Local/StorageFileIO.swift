@@ -22,19 +22,19 @@ struct FileSystemFailure: Error, CustomStringConvertible {
 
 /// Blocking file I/O on a thread pool of its own: never on an event loop, and never on the pool SQLite uses,
 /// so a slow disk cannot stall request handling or database access (ARCHITECTURE.md, concurrency rules).
-final class StorageFileIO: Sendable {
+public final class StorageFileIO: Sendable {
     private let pool: NIOThreadPool
 
-    init(threads: Int = 2) {
+    public init(threads: Int = 2) {
         pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
     }
 
-    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await pool.runIfActive(body)
     }
 
-    func shutdown() async {
+    public func shutdown() async {
         try? await pool.shutdownGracefully()
     }
 }

@@ -8,15 +8,15 @@ import Vapor
 /// thread hops rather than tens of thousands, and memory stays at one block. `append` returns only after the
 /// block reached the kernel, which gives the request body stream its back-pressure.
 /// Not thread-safe: one upload task owns it from creation to `finish` or `discard`.
-final class StreamedFileWriter: @unchecked Sendable {
+public final class StreamedFileWriter: @unchecked Sendable {
     static let blockSize = 256 * 1024
 
-    let path: String
+    public let path: String
     private let io: StorageFileIO
     private var fd: Int32?
     private var block: ByteBuffer
     private var md5 = Insecure.MD5()
-    private(set) var byteCount: Int64 = 0
+    public private(set) var byteCount: Int64 = 0
 
     private init(path: String, fd: Int32, io: StorageFileIO) {
         self.path = path
@@ -26,12 +26,12 @@ final class StreamedFileWriter: @unchecked Sendable {
     }
 
     /// Creates the file (it must not exist).
-    static func create(at path: String, io: StorageFileIO) async throws -> StreamedFileWriter {
+    public static func create(at path: String, io: StorageFileIO) async throws -> StreamedFileWriter {
         let fd = try await io.run { try POSIXFile.createExclusive(path) }
         return StreamedFileWriter(path: path, fd: fd, io: io)
     }
 
-    func append(_ chunk: ByteBuffer) async throws {
+    public func append(_ chunk: ByteBuffer) async throws {
         chunk.withUnsafeReadableBytes { md5.update(bufferPointer: $0) }
         byteCount += Int64(chunk.readableBytes)
         var chunk = chunk
@@ -40,7 +40,7 @@ final class StreamedFileWriter: @unchecked Sendable {
     }
 
     /// Writes what is left, fsyncs and closes; returns the size and the hex MD5.
-    func finish() async throws -> (size: Int64, md5: String) {
+    public func finish() async throws -> (size: Int64, md5: String) {
         try await flush()
         guard let fd else { throw FileSystemFailure(operation: "finish", path: path, code: EBADF) }
         self.fd = nil
@@ -53,7 +53,7 @@ final class StreamedFileWriter: @unchecked Sendable {
     }
 
     /// Closes (if open) and removes the file; used on every failure path.
-    func discard() async {
+    public func discard() async {
         let fd = self.fd
         self.fd = nil
         let path = self.path

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOCore
 import Vapor
 
 /// Amazon S3 or an S3-compatible service, over AsyncHTTPClient with SigV4 header signing. Uploads are one

@@ -1,0 +1,144 @@
+import AppCore
+import Fluent
+import Foundation
+import ObjectStorage
+import SQLKit
+import Vapor
+
+/// Step 2 of the legacy upload (contract §4.11): claims the (appointment, pet) slot in one short transaction
+/// before anything is stored, so parallel uploads have exactly one winner and the losers store nothing.
+struct LegacyReservation: Sendable {
+    let visitID: UUID
+    let key: String
+    /// True when this request inserted the row (released by deleting it), false when it took over a `new` visit.
+    let inserted: Bool
+    /// The reservation stamp this request wrote; the release only touches the row while it still holds it.
+    let reservedAt: Date
+
+    static let takeoverURLWindow: TimeInterval = 3600
+
+    static func reserve(
+        pet: Pet, appointment: Appointment, upload: LegacyAudioUploadController.Upload, caller: Caller, now: Date,
+        req: Request
+    ) async throws -> LegacyReservation {
+        let storage = req.recordingStorage
+        for _ in 0..<8 {
+            let visit = try await Visit.query(on: req.db)
+                .filter(\.$appointmentID == appointment.id!).filter(\.$petID == pet.id!).first()
+            guard let visit else {
+                if let created = try await insert(pet: pet, appointment: appointment, upload: upload, caller: caller,
+                                                  now: now, req: req) {
+                    return created
+                }
+                continue
+            }
+            guard visit.state == .new else { throw RecordingConflict.exists(visit) }
+            if RecordingConflict.hasLiveLegacyReservation(visit, now: now) {
+                throw RecordingConflict.uploadInProgress(visit)
+            }
+            if let key = visit.storageKey, let object = try await storage.head(key) {
+                try await RecordingCompletion.complete(
+                    visitID: visit.id!, key: key, object: object, source: .reinitiate, details: .none, now: now,
+                    on: req.db, metrics: req.core.metrics)
+                throw RecordingConflict.exists(visit)
+            }
+            if let taken = try await takeOver(visit, upload: upload, caller: caller, now: now, req: req) { return taken }
+        }
+        throw APIError.serviceUnavailable
+    }
+
+    static func metadata(
+        key: String, attempt: Int, upload: LegacyAudioUploadController.Upload, appointment: Appointment,
+        caller: Caller, bucket: String, now: Date
+    ) -> [String: JSONValue] {
+        [
+            "s3_key": .string(key), "s3_bucket": .string(bucket), "filename": .string(upload.filename),
+            "content_type": .string(upload.contentType.value), "uploaded_by": .string(caller.id.lowercased),
+            "upload_method": .string("multipart"), "attempt": .integer(Int64(attempt)),
+            "appointment_id": .string(appointment.id!.lowercased), "upload_initiated_at": .string(WireTime.format(now)),
+        ]
+    }
+
+    static func insert(
+        pet: Pet, appointment: Appointment, upload: LegacyAudioUploadController.Upload, caller: Caller, now: Date,
+        req: Request
+    ) async throws -> LegacyReservation? {
+        let visitID = UUID()
+        let key = RecordingKey.make(
+            issuedAt: now, petID: pet.id!, visitID: visitID, attempt: 1, fileExtension: upload.contentType.fileExtension)
+        let metadata = metadata(
+            key: key, attempt: 1, upload: upload, appointment: appointment, caller: caller,
+            bucket: req.recordingStorage.bucket, now: now)
+        let inserted = try await req.db.writeTransaction { db -> Bool in
+            if db.engine == .postgres {
+                _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: appointment.id!) FOR SHARE").all()
+            }
+            let rows = try await db.sql.raw("""
+                INSERT INTO visits (id, pet_id, practice_id, appointment_id, source, state, visit_date, full_text,
+                    storage_key, attempt, upload_method, reserved_at, metadata, created_by, created_at, updated_at)
+                VALUES (\(bind: visitID), \(bind: pet.id!), \(bind: appointment.practiceID), \(bind: appointment.id!),
+                    'recording', 'new', \(bind: appointment.appointmentDate), '', \(bind: key), 1, 'multipart',
+                    \(bind: now), \(try VisitRows.jsonValue(metadata, on: db)), \(bind: caller.id), \(bind: now),
+                    \(bind: now))
+                ON CONFLICT DO NOTHING RETURNING id
+                """).all()
+            return !rows.isEmpty
+        }
+        return inserted ? LegacyReservation(visitID: visitID, key: key, inserted: true, reservedAt: now) : nil
+    }
+
+    /// Takes over a `new` visit with no live reservation. While a presigned URL may still be used (issued less
+    /// than an hour ago), the takeover moves to the next attempt so the legacy upload never writes a key that URL
+    /// can write.
+    static func takeOver(
+        _ visit: Visit, upload: LegacyAudioUploadController.Upload, caller: Caller, now: Date, req: Request
+    ) async throws -> LegacyReservation? {
+        let urlMayBeLive = visit.uploadURLIssuedAt.map { now.timeIntervalSince($0) < takeoverURLWindow } ?? false
+        let attempt = (visit.attempt ?? 1) + (urlMayBeLive ? 1 : 0)
+        let key: String
+        if urlMayBeLive || visit.storageKey == nil {
+            key = RecordingKey.make(
+                issuedAt: now, petID: visit.petID, visitID: visit.id!, attempt: attempt,
+                fileExtension: upload.contentType.fileExtension)
+        } else {
+            key = RecordingKey.replacingExtension(of: visit.storageKey!, with: upload.contentType.fileExtension)
+        }
+        let bucket = req.recordingStorage.bucket
+        let taken = try await req.db.writeTransaction { db -> Bool in
+            guard let current = try await VisitRows.locked(visit.id!, on: db), current.state == .new,
+                current.reservedAt == visit.reservedAt, current.uploadURLIssuedAt == visit.uploadURLIssuedAt,
+                current.storageKey == visit.storageKey
+            else { return false }
+            guard let appointmentID = current.appointmentID,
+                let appointment = try await Appointment.find(appointmentID, on: db)
+            else { return false }
+            var patch = MetadataPatch()
+            patch.set = metadata(
+                key: key, attempt: attempt, upload: upload, appointment: appointment, caller: caller, bucket: bucket,
+                now: now)
+            try await db.sql.raw("""
+                UPDATE visits SET storage_key = \(bind: key), attempt = \(bind: attempt), upload_method = 'multipart',
+                    reserved_at = \(bind: now), reconcile_after = NULL,
+                    metadata = \(try patch.sqlValue(current: current.metadata, on: db)), updated_at = \(bind: now)
+                WHERE id = \(bind: visit.id!)
+                """).run()
+            return true
+        }
+        return taken ? LegacyReservation(visitID: visit.id!, key: key, inserted: false, reservedAt: now) : nil
+    }
+
+    /// Storing failed: an inserted row goes away; a taken-over visit stays `new` with its reservation released,
+    /// so an immediate retry can take it over again.
+    func release(on db: any Database) async throws {
+        if inserted {
+            try await db.sql.raw("""
+                DELETE FROM visits WHERE id = \(bind: visitID) AND state = 'new' AND reserved_at = \(bind: reservedAt)
+                """).run()
+        } else {
+            try await db.sql.raw("""
+                UPDATE visits SET reserved_at = NULL WHERE id = \(bind: visitID) AND state = 'new'
+                    AND reserved_at = \(bind: reservedAt)
+                """).run()
+        }
+    }
+}
