@@ -41,6 +41,31 @@ public enum HelpPetModule {
         try legacyUploads(app, config: config).boot(routes: protected)
     }
 
+    /// The background work of a process that runs workers (`server serve` without `--no-worker`, `server worker`):
+    /// the reconciler, every `RECONCILER_INTERVAL_SECONDS`.
+    public static func startBackgroundWork(_ app: Application) {
+        let config = app.core.config
+        let reconciler = Reconciler(
+            storage: app.recordingStorage, graceSeconds: TimeInterval(config.reconciler.graceSeconds),
+            clock: app.core.clock, metrics: app.core.metrics)
+        app.lifecycle.use(PeriodicTask(name: "reconciler", interval: .seconds(config.reconciler.intervalSeconds)) { app in
+            do {
+                try await reconciler.runOnce(on: app.db, logger: app.logger)
+            } catch {
+                app.logger.warning("reconciler run failed: \(String(reflecting: type(of: error)))")
+            }
+        })
+    }
+
+    /// `/health/ready`'s transcription part. No engine is built into this version yet, so a process that would
+    /// run jobs reports `unavailable` (jobs wait in the queue); `off` when configured so or without workers.
+    public static func registerTranscriptionReadiness(_ app: Application, runsWorkers: Bool) {
+        let engine = app.core.config.transcription.engine
+        app.core.readiness.register(.init(name: "transcription", critical: false) { _ in
+            engine == .off || !runsWorkers ? .off : .unavailable
+        })
+    }
+
     /// The legacy upload spools files into a private folder of `DATA_DIR`, one per process: several processes may
     /// share a `DATA_DIR`, so at start only the folders of processes that no longer run (a crash) are removed.
     static func legacyUploads(_ app: Application, config: AppConfig) throws -> LegacyAudioUploadController {
@@ -63,7 +88,7 @@ public enum HelpPetModule {
     static let controllers: [any HelpPetRouteCollection] = [
         UsersController(), PracticesController(), AppointmentsController(), DashboardController(),
         PetOwnersController(), PetsController(), MedicalRecordsController(), VisitTranscriptsController(),
-        AudioUploadController(),
+        AudioUploadController(), VisitRecordingAdminController(),
     ]
 }
 

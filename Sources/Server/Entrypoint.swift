@@ -8,10 +8,13 @@ import Vapor
 enum Entrypoint {
     static func main() async throws {
         var env = try Environment.detect()
+        // `serve --no-worker` is ours, not Vapor's: take it out before Vapor parses the arguments.
+        let noWorker = env.arguments.contains("--no-worker")
+        env.arguments.removeAll { $0 == "--no-worker" }
         try LoggingSystem.bootstrap(from: &env)
         let app = try await Application.make(env)
         do {
-            try await ServerAssembly.configure(app)
+            try await ServerAssembly.configure(app, noWorker: noWorker)
             try await app.execute()
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("\(error.description)\n".utf8))

@@ -5,19 +5,26 @@ import Vapor
 
 /// Builds the one server process: shared plumbing, then each enabled product.
 enum ServerAssembly {
-    static func configure(_ app: Application) async throws {
+    static func configure(_ app: Application, noWorker: Bool) async throws {
         let config = try AppConfig.load(environmentName: app.environment.name)
         try await CoreBootstrap.configure(app, config: config)
         if config.apps.contains(.helppet) { try HelpPetModule.configure(app) }
 
         app.asyncCommands.use(SeedCommand(), as: "seed")
+        app.asyncCommands.use(WorkerCommand(), as: "worker")
 
         // `serve` (the default command) migrates and seeds on start; `migrate` and `seed` do it on demand.
         let command = app.environment.arguments.dropFirst().first ?? "serve"
-        if command == "serve" || command.hasPrefix("-") {
+        let serving = command == "serve" || command.hasPrefix("-")
+        let runsWorkers = (serving && !noWorker) || command == "worker"
+        if serving || command == "worker" {
             try await app.autoMigrate()
             try await DatabaseSetup.prepareConnections(app)
-            try await DemoData.seedOnFirstStart(app)
+        }
+        if serving { try await DemoData.seedOnFirstStart(app) }
+        if config.apps.contains(.helppet) {
+            HelpPetModule.registerTranscriptionReadiness(app, runsWorkers: runsWorkers)
+            if runsWorkers { HelpPetModule.startBackgroundWork(app) }
         }
     }
 }

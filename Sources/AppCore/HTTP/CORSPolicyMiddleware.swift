@@ -7,6 +7,8 @@ public struct CORSPolicyMiddleware: AsyncMiddleware {
     public init(allowedOrigins: [String]) { self.allowedOrigins = Set(allowedOrigins) }
 
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        // CORS off (no origins configured): OPTIONS is routed like any other method, so it answers 404.
+        guard !allowedOrigins.isEmpty else { return try await next.respond(to: request) }
         let origin = request.headers.first(name: .origin)
         let allowed = origin.map { allowedOrigins.contains($0) } ?? false
         if request.method == .OPTIONS, request.headers.first(name: .accessControlRequestMethod) != nil {

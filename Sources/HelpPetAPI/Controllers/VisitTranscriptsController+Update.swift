@@ -41,18 +41,24 @@ extension VisitTranscriptsController {
         }
         let stored = try await Visibility.visit(id, for: caller, on: req.db)
         try Self.requireImmutablesUnchanged(fields, of: stored, req: req)
+        // failed → processing needs the recording in storage; the HEAD happens before the transaction, whose
+        // state check then re-reads the row.
+        var headFound = false
+        if change.state == .processing, stored.state == .failed, let key = stored.storageKey {
+            headFound = try await req.recordingStorage.head(key) != nil
+        }
+        let objectPresent = headFound
 
         let now = req.now
         let visit = try await req.db.writeTransaction { db -> Visit in
             // Re-read under the write lock: the state checks and the merge must see the row they change.
             guard let current = try await VisitRows.locked(id, on: db) else { throw APIError.notFound("Visit not found") }
-            try Self.checkState(change, of: current)
-            if change.state == .processing && current.state == .failed {
-                // Recording issue: re-queue the transcription job of the current storage key here, in this
-                // transaction (§5.1 re-queue), once the job queue exists.
-            }
-
+            try Self.checkState(change, of: current, objectPresent: objectPresent)
             var patch = MetadataPatch(change.metadata ?? [:])
+            if change.state == .processing, current.state == .failed, let key = current.storageKey {
+                let jobID = try await TranscriptionJobQueue.requeue(visitID: id, storageKey: key, now: now, on: db)
+                patch.set["transcription_job_id"] = .string(jobID.lowercased)
+            }
             if !change.summary.isAbsent { patch.set["summary_status"] = .string("approved") }
             let state = change.state ?? current.state
             let fullText = change.fullText ?? current.fullText
@@ -88,7 +94,7 @@ extension VisitTranscriptsController {
     }
 
     /// The 409s of a PUT, in the contract's order.
-    static func checkState(_ change: Change, of visit: Visit) throws {
+    static func checkState(_ change: Change, of visit: Visit, objectPresent: Bool) throws {
         let from = visit.state
         if let to = change.state, to != from, !putTransitions.contains([from, to]) {
             throw APIError.conflict("Cannot change visit state from \(from.rawValue) to \(to.rawValue)")
@@ -97,7 +103,7 @@ extension VisitTranscriptsController {
         if change.fullText != nil && from == .processing {
             throw APIError.conflict("Transcription in progress")
         }
-        if change.state == .processing && from == .failed && visit.storageKey == nil {
+        if change.state == .processing && from == .failed && (visit.storageKey == nil || !objectPresent) {
             throw APIError.conflict("Audio file has not been uploaded yet")
         }
     }

@@ -1,0 +1,36 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// Leases of single-instance background tasks (`task_leases`): a run proceeds only while its process holds the
+/// row. Claimed in a short transaction under `pg_try_advisory_xact_lock` on PostgreSQL and `BEGIN IMMEDIATE`
+/// on SQLite, so two processes never both believe they hold it.
+public enum TaskLease {
+    public static func claim(
+        _ name: String, owner: String, duration: TimeInterval, now: Date, on db: any Database
+    ) async throws -> Bool {
+        try await db.writeTransaction { db in
+            if db.engine == .postgres {
+                let row = try await db.sql.raw(
+                    "SELECT pg_try_advisory_xact_lock(hashtext(\(bind: "task_lease:" + name))) AS locked").first()
+                guard try row?.decode(column: "locked", as: Bool.self) == true else { return false }
+            }
+            let rows = try await db.sql.raw("""
+                INSERT INTO task_leases (name, owner, expires_at) VALUES (\(bind: name), \(bind: owner),
+                    \(bind: now.addingTimeInterval(duration)))
+                ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+                WHERE task_leases.expires_at < \(bind: now) OR task_leases.owner = \(bind: owner)
+                RETURNING name
+                """).all()
+            return !rows.isEmpty
+        }
+    }
+}
+
+/// A unique name for this process, used as lease and job owner.
+public enum ProcessIdentity {
+    public static let current: String = {
+        let host = ProcessInfo.processInfo.hostName
+        return "\(host):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8).lowercased())"
+    }()
+}

@@ -1,0 +1,79 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// `POST /visit-transcripts/{id}/transcribe` (transcribe again) and `DELETE /visit-transcripts/{id}` (ADMIN):
+/// the visit endpoints that touch stored audio.
+struct VisitRecordingAdminController: HelpPetRouteCollection {
+    func boot(routes: any RoutesBuilder) {
+        let visits = routes.grouped("visit-transcripts")
+        visits.post(":visit_id", "transcribe", use: transcribe)
+        visits.delete(":visit_id", use: delete)
+    }
+
+    @Sendable func transcribe(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let id = try req.pathID("visit_id", .visit)
+        let visit = try await Visibility.visit(id, for: caller, on: req.db)
+        let noAudio = APIError.conflict("This visit has no audio to transcribe")
+        guard visit.source == VisitSource.recording.rawValue, let key = visit.storageKey else { throw noAudio }
+        guard let object = try await req.recordingStorage.head(key) else { throw noAudio }
+        let now = req.now
+
+        if visit.state == .new {
+            try await RecordingCompletion.complete(
+                visitID: id, key: key, object: object, source: .client, details: .none, now: now, on: req.db,
+                metrics: req.core.metrics)
+        } else {
+            try await req.db.writeTransaction { db in
+                guard let current = try await VisitRows.locked(id, on: db), current.state != .new,
+                    current.storageKey == key,
+                    try await !TranscriptionJobQueue.isLive(visitID: id, storageKey: key, on: db)
+                else { throw APIError.conflict("Transcription in progress") }
+                let jobID = try await TranscriptionJobQueue.requeue(visitID: id, storageKey: key, now: now, on: db)
+                var patch = MetadataPatch()
+                patch.set["transcription_job_id"] = .string(jobID.lowercased)
+                try await db.sql.raw("""
+                    UPDATE visits SET state = 'processing',
+                        metadata = \(try patch.sqlValue(current: current.metadata, on: db)), updated_at = \(bind: now)
+                    WHERE id = \(bind: id)
+                    """).run()
+            }
+        }
+        guard let current = try await Visit.find(id, on: req.db) else { throw APIError.notFound("Visit not found") }
+        return try JSONResponse.make(
+            VisitTranscriptsController.response(current, caller: caller, req: req), status: .accepted)
+    }
+
+    struct DeletedResponse: Encodable, Sendable {
+        let message: String
+        let visit_id: String
+    }
+
+    /// Removes the visit (its jobs cascade) and frees its slot; the stored recordings are deleted afterwards.
+    @Sendable func delete(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireAdmin()
+        let id = try req.pathID("visit_id", .visit)
+        guard let visit = try await Visit.find(id, on: req.db) else { throw APIError.notFound("Visit not found") }
+        try await visit.delete(on: req.db)
+
+        var keys = [visit.storageKey].compactMap { $0 }
+        if case .array(let previous)? = visit.metadata["previous_recordings"] {
+            for case .object(let entry) in previous { if case .string(let key)? = entry["s3_key"] { keys.append(key) } }
+        }
+        let storage = req.recordingStorage
+        let logger = req.logger
+        Task {
+            for key in keys {
+                do { try await storage.store.delete(bucket: storage.bucket, key: key) } catch {
+                    logger.warning("stored recording of a deleted visit was not removed", metadata: ["key": .string(key)])
+                }
+            }
+        }
+        return try JSONResponse.make(DeletedResponse(message: "Visit transcript deleted", visit_id: id.lowercased))
+    }
+}

@@ -1,0 +1,123 @@
+import AppCore
+import Fluent
+import Foundation
+import ObjectStorage
+import SQLKit
+import Vapor
+
+/// Finishes what clients and crashes leave behind (contract §5.1, "Reconciler"): uploads that landed without a
+/// complete call are completed, reservations that never received a file are removed, and processing visits
+/// without a live transcription job get one. Single instance across processes (`task_leases`).
+struct Reconciler: Sendable {
+    static let leaseName = "reconciler"
+    static let leaseDuration: TimeInterval = 300
+    static let maxStorageChecksPerRun = 200
+    static let legacyReservationLifetime: TimeInterval = 15 * 60
+    static let presignedWindow: TimeInterval = 7 * 86_400
+    static let pendingLifetime: TimeInterval = 86_400
+
+    let storage: RecordingStorage
+    let graceSeconds: TimeInterval
+    let clock: any AppClock
+    let metrics: MetricsRegistry
+
+    /// One run; false when another process holds the lease.
+    @discardableResult
+    func runOnce(on db: any Database, logger: Logger) async throws -> Bool {
+        let now = WireTime.truncated(clock.now())
+        guard try await TaskLease.claim(
+            Self.leaseName, owner: ProcessIdentity.current, duration: Self.leaseDuration, now: now, on: db)
+        else { return false }
+        metrics.counter("helppet_reconciler_runs_total").increment()
+        for visit in try await candidates(now: now, on: db) {
+            try await reconcile(visit, now: now, on: db, logger: logger)
+        }
+        try await requeueOrphanedJobs(now: now, on: db)
+        try await publishJobGauges(on: db)
+        return true
+    }
+
+    /// `new` recording visits due for a storage check, never-checked first, at most 200 per run.
+    func candidates(now: Date, on db: any Database) async throws -> [Visit] {
+        let presignedFrom = now.addingTimeInterval(-Self.presignedWindow)
+        let presignedUntil = now.addingTimeInterval(-graceSeconds)
+        let reservationExpired = now.addingTimeInterval(-Self.legacyReservationLifetime)
+        let rows = try await db.sql.raw("""
+            SELECT * FROM visits
+            WHERE source = 'recording' AND state = 'new' AND storage_key IS NOT NULL
+              AND (reconcile_after IS NULL OR reconcile_after <= \(bind: now))
+              AND ((upload_method = 'presigned_post' AND upload_url_issued_at BETWEEN \(bind: presignedFrom) AND \(bind: presignedUntil))
+                OR (upload_method = 'multipart' AND (reserved_at IS NULL OR reserved_at < \(bind: reservationExpired))))
+            ORDER BY reconcile_after IS NOT NULL, reconcile_after, id
+            LIMIT \(literal: Self.maxStorageChecksPerRun)
+            """).all()
+        return try rows.map { try $0.decode(model: Visit.self) }
+    }
+
+    func reconcile(_ visit: Visit, now: Date, on db: any Database, logger: Logger) async throws {
+        guard let key = visit.storageKey else { return }
+        if let object = try await storage.head(key) {
+            let completed = try await RecordingCompletion.complete(
+                visitID: visit.id!, key: key, object: object, source: .reconciler, details: .none, now: now, on: db,
+                metrics: metrics)
+            if completed { logger.notice("reconciler completed an uploaded recording", metadata: ["visit": .string(visit.id!.lowercased)]) }
+            return
+        }
+        let since = visit.uploadMethod == "multipart" ? (visit.reservedAt ?? visit.uploadURLIssuedAt) : visit.uploadURLIssuedAt
+        let age = since.map { now.timeIntervalSince($0) } ?? Self.pendingLifetime
+        let expired = visit.uploadMethod == "multipart" || age > Self.pendingLifetime
+        if visit.isPending && expired {
+            // Nothing was recorded and the upload URL (or the legacy request) is long gone.
+            try await db.sql.raw("""
+                DELETE FROM visits WHERE id = \(bind: visit.id!) AND state = 'new' AND storage_key = \(bind: key)
+                    AND upload_url_issued_at IS NOT DISTINCT FROM \(bind: visit.uploadURLIssuedAt)
+                    AND reserved_at IS NOT DISTINCT FROM \(bind: visit.reservedAt)
+                """).run()
+            return
+        }
+        // Not there yet: check again later, backing off with the age of the last URL or reservation.
+        let delay = max(graceSeconds, min(age / 2, 3600))
+        try await db.sql.raw("""
+            UPDATE visits SET reconcile_after = \(bind: now.addingTimeInterval(delay)),
+                reserved_at = CASE WHEN upload_method = 'multipart' THEN NULL ELSE reserved_at END
+            WHERE id = \(bind: visit.id!) AND state = 'new' AND storage_key = \(bind: key)
+            """).run()
+    }
+
+    /// Every `processing` visit whose current key has no queued or running job gets its job re-queued.
+    func requeueOrphanedJobs(now: Date, on db: any Database) async throws {
+        let rows = try await db.sql.raw("""
+            SELECT v.id, v.storage_key FROM visits v
+            WHERE v.state = 'processing' AND v.storage_key IS NOT NULL AND NOT EXISTS (
+                SELECT 1 FROM transcription_jobs j WHERE j.visit_id = v.id AND j.storage_key = v.storage_key
+                  AND j.status IN ('queued', 'running'))
+            LIMIT 500
+            """).all()
+        for row in rows {
+            let id = try row.decode(column: "id", as: UUID.self)
+            let key = try row.decode(column: "storage_key", as: String.self)
+            try await db.writeTransaction { db in
+                guard let visit = try await VisitRows.locked(id, on: db), visit.state == .processing,
+                    visit.storageKey == key, try await !TranscriptionJobQueue.isLive(visitID: id, storageKey: key, on: db)
+                else { return }
+                let jobID = try await TranscriptionJobQueue.requeue(visitID: id, storageKey: key, now: now, on: db)
+                var patch = MetadataPatch()
+                patch.set["transcription_job_id"] = .string(jobID.lowercased)
+                try await db.sql.raw("""
+                    UPDATE visits SET metadata = \(try patch.sqlValue(current: visit.metadata, on: db))
+                    WHERE id = \(bind: id)
+                    """).run()
+            }
+        }
+    }
+
+    /// `helppet_transcription_jobs{status}`.
+    func publishJobGauges(on db: any Database) async throws {
+        let rows = try await db.sql.raw("SELECT status, COUNT(*) AS n FROM transcription_jobs GROUP BY status").all()
+        var counts = ["queued": 0, "running": 0, "done": 0, "failed": 0, "discarded": 0]
+        for row in rows {
+            counts[try row.decode(column: "status", as: String.self)] = try row.decode(column: "n", as: Int.self)
+        }
+        for (status, n) in counts { metrics.gauge("helppet_transcription_jobs", labels: [("status", status)]).set(Double(n)) }
+    }
+}
