@@ -27,6 +27,16 @@ public enum TaskLease {
     }
 }
 
+extension TaskLease {
+    /// Ends a lease early (at the end of a run), so a process that restarts after a crash of another one does not
+    /// wait for the dead owner's lease to expire unless that owner died in the middle of a run.
+    public static func release(_ name: String, owner: String, now: Date, on db: any Database) async throws {
+        try await db.sql.raw("""
+            UPDATE task_leases SET expires_at = \(bind: now) WHERE name = \(bind: name) AND owner = \(bind: owner)
+            """).run()
+    }
+}
+
 /// A unique name for this process, used as lease and job owner.
 public enum ProcessIdentity {
     public static let current: String = {

@@ -29,11 +29,17 @@ struct Reconciler: Sendable {
             Self.leaseName, owner: ProcessIdentity.current, duration: Self.leaseDuration, now: now, on: db)
         else { return false }
         metrics.counter("helppet_reconciler_runs_total").increment()
-        for visit in try await candidates(now: now, on: db) {
-            try await reconcile(visit, now: now, on: db, logger: logger)
+        do {
+            for visit in try await candidates(now: now, on: db) {
+                try await reconcile(visit, now: now, on: db, logger: logger)
+            }
+            try await requeueOrphanedJobs(now: now, on: db)
+            try await publishJobGauges(on: db)
+        } catch {
+            try? await TaskLease.release(Self.leaseName, owner: ProcessIdentity.current, now: now, on: db)
+            throw error
         }
-        try await requeueOrphanedJobs(now: now, on: db)
-        try await publishJobGauges(on: db)
+        try await TaskLease.release(Self.leaseName, owner: ProcessIdentity.current, now: now, on: db)
         return true
     }
 
