@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "server", targets: ["Server"]),
+        .library(name: "HelpPetKit", targets: ["HelpPetKit"]),
+        .executable(name: "helppet", targets: ["helppet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor.git", from: "4.115.0"),
@@ -18,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/async-kit.git", from: "1.20.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.20.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"6.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.65.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -40,16 +44,42 @@ let package = Package(
             resources: [.copy("Resources/openapi.json")]
         ),
         .target(
+            name: "AutoDetailAPI",
+            dependencies: [
+                "AppCore", "ObjectStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Resources/openapi.json")]
+        ),
+        .target(
             name: "ObjectStorage",
             dependencies: [
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .executableTarget(
             name: "Server",
-            dependencies: ["AppCore", "HelpPetAPI", "ObjectStorage"]
+            dependencies: ["AppCore", "HelpPetAPI", "AutoDetailAPI", "ObjectStorage"]
+        ),
+        // Client SDK for the HelpPet API: Foundation only (no Vapor, no NIO), imported unchanged by the iPhone app.
+        .target(name: "HelpPetKit"),
+        .executableTarget(
+            name: "helppet",
+            dependencies: [
+                "HelpPetKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "HelpPetKitTests",
+            dependencies: [
+                "HelpPetKit",
+                // Only to forge an expired JWT and an expired upload policy with the test server's known secrets.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "SeedCompatibilityTests",
@@ -70,11 +100,22 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "AutoDetailAPITests",
+            dependencies: [
+                "AutoDetailAPI", "AppCore", "ObjectStorage",
+                .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+            ]
+        ),
+        .testTarget(
             name: "ObjectStorageTests",
             dependencies: [
                 "ObjectStorage",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             // The fixtures (botocore vectors and the Python scripts that make and check them) are read from the
             // source tree by path, so they are not bundled.

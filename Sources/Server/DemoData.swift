@@ -1,4 +1,5 @@
 import AppCore
+import AutoDetailAPI
 import Foundation
 import HelpPetAPI
 import Vapor
@@ -13,7 +14,13 @@ enum DemoData {
             config.seedDemoData
         {
             try await HelpPetDemoData.seed(on: app.db, now: now)
-            print(HelpPetDemoData.credentials)
+            printUnbuffered(HelpPetDemoData.credentials)
+        }
+        // AutoDetail Hub's first start (its contract §8): the admin user always, demo services and an organisation
+        // key with SEED_DEMO_DATA; each secret printed once.
+        if config.apps.contains(.autodetail), let lines = try await AutoDetailModule.firstStart(app) {
+            for line in lines { print(line) }
+            fflush(nil)
         }
     }
 
@@ -21,7 +28,12 @@ enum DemoData {
         let now = WireTime.truncated(app.core.clock.now())
         if app.core.config.apps.contains(.helppet) {
             try await HelpPetDemoData.seed(on: app.db, now: now)
-            print(HelpPetDemoData.credentials)
+            printUnbuffered(HelpPetDemoData.credentials)
         }
     }
+}
+
+/// Demo credentials must reach a redirected log at once, not when the process exits.
+func printUnbuffered(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }

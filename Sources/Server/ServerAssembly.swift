@@ -1,4 +1,5 @@
 import AppCore
+import AutoDetailAPI
 import Fluent
 import HelpPetAPI
 import Vapor
@@ -9,6 +10,7 @@ enum ServerAssembly {
         let config = try AppConfig.load(environmentName: app.environment.name)
         try await CoreBootstrap.configure(app, config: config)
         if config.apps.contains(.helppet) { try HelpPetModule.configure(app) }
+        if config.apps.contains(.autodetail) { try AutoDetailModule.configure(app) }
 
         app.asyncCommands.use(SeedCommand(), as: "seed")
         app.asyncCommands.use(WorkerCommand(), as: "worker")
@@ -26,5 +28,6 @@ enum ServerAssembly {
             HelpPetModule.registerTranscriptionReadiness(app, runsWorkers: runsWorkers)
             if runsWorkers { HelpPetModule.startBackgroundWork(app) }
         }
+        if config.apps.contains(.autodetail), runsWorkers { AutoDetailModule.startBackgroundWork(app) }
     }
 }

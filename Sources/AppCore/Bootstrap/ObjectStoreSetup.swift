@@ -14,7 +14,11 @@ public enum ObjectStoreSetup {
                 credentials: SigV4Credentials(
                     accessKeyID: settings.localAccessKeyID, secretAccessKey: settings.localSecretAccessKey),
                 region: settings.region,
-                buckets: [LocalBucket(name: settings.helppetBucket), LocalBucket(name: settings.autodetailBucket)],
+                buckets: [
+                    LocalBucket(name: settings.helppetBucket),
+                    // AutoDetail contract §7.4 row 11: at most 15 MiB per photo, refused before the body is read.
+                    LocalBucket(name: settings.autodetailBucket, maxObjectBytes: StorageSettings.autodetailMaxObjectBytes),
+                ],
                 publicBaseURL: config.publicBaseURL,
                 now: { clock.now() })
             let store: LocalObjectStore

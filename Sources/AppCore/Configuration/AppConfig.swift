@@ -42,6 +42,7 @@ public struct AppConfig: Sendable {
     public var storage: StorageSettings
     public var reconciler: ReconcilerSettings
     public var transcription: TranscriptionSettings
+    public var autodetail: AutoDetailSettings
 
     /// Reads the configuration. `environmentName` is Vapor's (`development`, `testing`, `production`).
     public static func load(environmentName: String, env: EnvironmentReader = EnvironmentReader()) throws -> AppConfig {
@@ -111,6 +112,7 @@ public struct AppConfig: Sendable {
             throw ConfigurationError("TRANSCRIPTION_ENGINE must be whisper, pocketsphinx or off, got '\(engineName)'")
         }
         let transcription = TranscriptionSettings(engine: engine, whisperModelDirectory: env.string("WHISPER_MODEL_DIR"))
+        let autodetail = try AutoDetailSettings.load(env: env)
 
         return AppConfig(
             environmentName: environmentName,
@@ -137,7 +139,8 @@ public struct AppConfig: Sendable {
             metricsToken: env.string("METRICS_TOKEN"),
             storage: storage,
             reconciler: reconciler,
-            transcription: transcription
+            transcription: transcription,
+            autodetail: autodetail
         )
     }
 }

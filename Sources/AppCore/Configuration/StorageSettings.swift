@@ -18,6 +18,9 @@ public struct StorageSettings: Sendable {
     public var awsSecretAccessKey: String?
     public var awsSessionToken: String?
 
+    /// The largest object of the AutoDetail bucket (15 MiB, AutoDetail contract §7.6).
+    public static let autodetailMaxObjectBytes: Int64 = 15_728_640
+
     static func load(env: EnvironmentReader, dataDirectory: URL, production: Bool) throws -> StorageSettings {
         let backendName = env.string("STORAGE_BACKEND") ?? "local"
         guard let backend = Backend(rawValue: backendName) else {

@@ -8,18 +8,23 @@ public struct APIErrorMiddleware: AsyncMiddleware {
 
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let style = ErrorBodyStyle(path: request.url.path)
+        let response: Response
         do {
-            let response = try await next.respond(to: request)
-            if style == .detail, request.url.path.hasPrefix("/api/v1") {
-                response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-            }
-            return response
+            response = try await next.respond(to: request)
         } catch {
-            let response = Self.response(for: error, request: request, style: style)
-            if style == .detail, request.url.path.hasPrefix("/api/v1") {
-                response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-            }
-            return response
+            response = Self.response(for: error, request: request, style: style)
+        }
+        Self.applyCacheControl(response, path: request.url.path, style: style)
+        return response
+    }
+
+    /// `no-store` on every `/api/v1` response (HelpPet); on every other non-storage response unless the handler chose
+    /// its own policy (AutoDetail §1.9: e.g. `public, max-age=300` on the service catalogue).
+    static func applyCacheControl(_ response: Response, path: String, style: ErrorBodyStyle) {
+        if style == .detail, path.hasPrefix("/api/v1") {
+            response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        } else if style != .s3XML, !response.headers.contains(name: .cacheControl) {
+            response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         }
     }
 
@@ -49,7 +54,7 @@ public struct APIErrorMiddleware: AsyncMiddleware {
                     request.logger.error("unhandled abort", metadata: ["status": "\(status.code)"])
                     status = .internalServerError
                     message = "Internal server error"
-                    extra["request_id"] = .string(request.requestID)
+                    if style == .detail { extra["request_id"] = .string(request.requestID) }
                 } else {
                     message = abort.reason
                 }
@@ -64,7 +69,7 @@ public struct APIErrorMiddleware: AsyncMiddleware {
                 request.logger.error("internal error: \(String(reflecting: error))")
                 status = .internalServerError
                 message = "Internal server error"
-                extra["request_id"] = .string(request.requestID)
+                if style == .detail { extra["request_id"] = .string(request.requestID) }
             }
         }
         return render(status: status, message: message, extra: extra, headers: headers, style: style, request: request)

@@ -12,9 +12,8 @@ public struct TokenService: Sendable {
         public var iat: IssuedAtClaim
         public var exp: ExpirationClaim
 
-        public func verify(using algorithm: some JWTAlgorithm) async throws {
-            try exp.verifyNotExpired(currentDate: Date().addingTimeInterval(-TokenService.leewaySeconds))
-        }
+        /// Expiry is checked by `TokenService.verify` against the server clock (tests move it).
+        public func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
     public struct VerifiedToken: Sendable {
@@ -39,9 +38,10 @@ public struct TokenService: Sendable {
     }
 
     /// Returns nil for any invalid token: bad signature, an `alg` other than HS256 (`none` included), expired.
-    public func verify(_ token: String) async -> VerifiedToken? {
+    public func verify(_ token: String, now: Date = Date()) async -> VerifiedToken? {
         guard Self.headerDeclaresHS256(token) else { return nil }
         guard let claims = try? await keys.verify(token, as: Claims.self) else { return nil }
+        guard claims.exp.value.addingTimeInterval(Self.leewaySeconds) > now else { return nil }
         return VerifiedToken(subject: claims.sub.value, issuedAt: claims.iat.value)
     }
 

@@ -292,7 +292,8 @@ extension FieldReader {
     }
 
     public func email(_ key: String, required: Bool, nullable: Bool = false) throws -> FieldPatch<String> {
-        let patch = try optionalString(key, min: 1, max: 254, nullable: nullable)
+        // The 254-character limit is part of "a valid email address", so it answers with that message.
+        let patch = try optionalString(key, min: 1, max: 100_000, nullable: nullable)
         if case .absent = patch, required { throw APIError.badRequest("\(key) is required") }
         if case .value(let v) = patch, !Self.isValidEmail(v) {
             throw APIError.badRequest("\(key) must be a valid email address")

@@ -75,6 +75,7 @@ extension JSONValue {
     /// Parses a request body. Throws the contract's 400 details for unparsable or non-object bodies.
     public static func parseObject(_ data: Data) throws -> [String: JSONValue] {
         if data.isEmpty { throw APIError.badRequest("Request body is required") }
+        guard StrictJSONSyntax.isValid(data) else { throw APIError.badRequest("Malformed JSON body") }
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: data)

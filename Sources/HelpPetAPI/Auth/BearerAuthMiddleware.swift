@@ -1,5 +1,6 @@
 import AppCore
 import Fluent
+import SQLKit
 import Foundation
 import Vapor
 
@@ -17,18 +18,22 @@ struct BearerAuthMiddleware: AsyncMiddleware {
         guard !token.isEmpty else { throw APIError.unauthorized("Not authenticated") }
 
         let invalid = APIError.unauthorized("Could not validate credentials")
-        guard let verified = await request.core.tokens.verify(token), let userID = UUID(canonical: verified.subject)
+        guard let verified = await request.core.tokens.verify(token, now: request.core.clock.now()), let userID = UUID(canonical: verified.subject)
         else { throw invalid }
-        guard let user = try await User.find(userID, on: request.db) else { throw invalid }
+        // One statement loads the user and, for a PET_OWNER, the linked owner record's id.
+        guard let row = try await request.db.sql.raw("""
+            SELECT users.*, pet_owners.id AS linked_pet_owner_id FROM users
+            LEFT JOIN pet_owners ON pet_owners.user_id = users.id
+            WHERE users.id = \(bind: userID)
+            """).first()
+        else { throw invalid }
+        let user = try row.decode(model: User.self)
         // Tokens issued before the last password change are void (iat has whole-second precision).
         let changed = user.credentialsChangedAt.timeIntervalSince1970.rounded(.down)
         guard verified.issuedAt.timeIntervalSince1970 >= changed else { throw invalid }
         guard user.isActive else { throw APIError.unauthorized("Inactive user") }
 
-        var petOwnerID: UUID?
-        if user.role == .petOwner {
-            petOwnerID = try await PetOwner.query(on: request.db).filter(\.$userID == userID).first()?.id
-        }
+        let petOwnerID = user.role == .petOwner ? try row.decode(column: "linked_pet_owner_id", as: UUID?.self) : nil
         request.setCaller(Caller(id: userID, role: user.role, practiceID: user.practiceID, petOwnerID: petOwnerID, user: user))
         request.loggedSubject = userID.lowercased
         return try await next.respond(to: request)

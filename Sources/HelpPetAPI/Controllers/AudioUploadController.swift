@@ -28,7 +28,7 @@ struct AudioUploadController: HelpPetRouteCollection {
         init(_ fields: FieldReader) throws {
             petID = try fields.requiredUUID("pet_id", kind: .pet)
             filename = RecordingFilename.sanitized(try fields.requiredString("filename", max: 255))
-            switch try fields.optionalString("content_type", trim: false, min: 0, max: 100, nullable: false) {
+            switch try fields.optionalString("content_type", trim: false, min: 0, max: 100_000, nullable: false) {
             case .value(let value):
                 guard let type = AudioContentType.named(value) else { throw APIError.badRequest(AudioContentType.invalid(value)) }
                 contentType = type

@@ -27,7 +27,6 @@ enum StorageErrorResponse {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "'": out += "&apos;"
             default: out.append(character)
             }
         }

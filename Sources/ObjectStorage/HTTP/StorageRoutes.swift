@@ -54,9 +54,10 @@ public struct StorageRoutes: RouteCollection, Sendable {
     }
 
     func methodNotAllowed(_ request: Request) -> Response {
+        // The bucket root takes only the POST form; object paths take GET, HEAD and PUT.
+        let target = try? StorageRequestTarget.parse(rawPath: request.url.path)?.get()
         var headers = HTTPHeaders()
-        headers.add(name: .allow, value: StorageRequestTarget.parse(rawPath: request.url.path).flatMap { try? $0.get().key } == nil
-            ? "POST" : "GET, HEAD, PUT")
+        headers.add(name: .allow, value: target?.key == nil ? "POST" : "GET, HEAD, PUT")
         return StorageErrorResponse.make(.methodNotAllowed, requestID: requestID(request), method: request.method, extraHeaders: headers)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 ///
 ///     {root}/{bucket}/{key}         the object's bytes, a plain file (what an operator expects to find)
 ///     {root}/.meta/{bucket}/{key}   its metadata (content type, size, ETag) as JSON
-///     {root}/.tmp/                  uploads in progress, removed at start
+///     {root}/.tmp/{instance}/       uploads in progress of one running store, removed once it is gone
 ///
 /// Bucket names cannot start with a dot, so `.meta` and `.tmp` never collide with a bucket.
 struct LocalObjectLayout: Sendable {
@@ -33,8 +33,13 @@ struct LocalObjectLayout: Sendable {
 
     func metaPath(bucket: String, key: String) -> String { metaRoot + "/" + bucket + "/" + key }
 
-    func tempPaths(uploadID: String) -> (data: String, meta: String) {
-        (tempDirectory + "/upload-\(uploadID).data", tempDirectory + "/upload-\(uploadID).meta")
+    /// `.tmp/{instance}`: the uploads in progress of one running store (see `StoreInstanceLease`).
+    func instanceDirectory(_ instance: String) -> String { tempDirectory + "/" + instance }
+    func instanceLockPath(_ instance: String) -> String { tempDirectory + "/" + instance + ".lock" }
+
+    /// The temporary data and metadata files of one upload inside `directory`.
+    static func uploadPaths(in directory: String, uploadID: String) -> (data: String, meta: String) {
+        (directory + "/upload-\(uploadID).data", directory + "/upload-\(uploadID).meta")
     }
 
     static func parentDirectory(of path: String) -> String {

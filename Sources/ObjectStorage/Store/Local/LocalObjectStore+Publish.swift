@@ -6,18 +6,19 @@ import Glibc
 import Darwin
 #endif
 
-/// An upload in progress: its id (which names the temporary files) and the writer of its data file.
+/// An upload in progress: the writer of its temporary data file and where its metadata goes until publish.
 struct PendingUpload: Sendable {
-    let id: String
     let writer: StreamedFileWriter
+    let metaPath: String
 }
 
 extension LocalObjectStore {
-    /// Starts an upload: a new, exclusively created temporary file under `.tmp`.
+    /// Starts an upload: a new, exclusively created temporary file in this instance's `.tmp/{instance}/`.
     func beginUpload() async throws -> PendingUpload {
-        let id = UUID().uuidString.lowercased()
-        let writer = try await StreamedFileWriter.create(at: layout.tempPaths(uploadID: id).data, io: io)
-        return PendingUpload(id: id, writer: writer)
+        let paths = LocalObjectLayout.uploadPaths(
+            in: layout.instanceDirectory(instance.id), uploadID: UUID().uuidString.lowercased())
+        let writer = try await StreamedFileWriter.create(at: paths.data, io: io)
+        return PendingUpload(writer: writer, metaPath: paths.meta)
     }
 
     /// Publishes a finished (fsynced, closed) upload under `key`, atomically and write-once:
@@ -38,7 +39,7 @@ extension LocalObjectStore {
             throw ObjectKeyRules.validate(key) ?? StorageError.invalidArgument("Unsafe object key.")
         }
         let metaPath = layout.metaPath(bucket: bucket, key: key)
-        let temp = layout.tempPaths(uploadID: upload.id)
+        let temp = (data: upload.writer.path, meta: upload.metaPath)
         let metadata = try ObjectMetadata(bucket: bucket, key: key, contentType: contentType, size: size, etag: md5).encoded()
         do {
             let modified = try await io.run { () throws -> Date in

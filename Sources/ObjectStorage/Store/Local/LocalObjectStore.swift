@@ -16,19 +16,23 @@ public final class LocalObjectStore: ObjectStore, Sendable {
     let logger: Logger
     private let bucketsByName: [String: LocalBucket]
 
-    private init(configuration: LocalObjectStoreConfiguration, logger: Logger) {
+    /// This process's claim on its temporary directory (see `StoreInstanceLease`).
+    let instance: StoreInstanceLease
+
+    private init(configuration: LocalObjectStoreConfiguration, logger: Logger, io: StorageFileIO, instance: StoreInstanceLease) {
         self.configuration = configuration
         self.verifier = SigV4Verifier(
             credentials: configuration.credentials, region: configuration.region,
             maxClockSkew: configuration.maxClockSkew, now: configuration.now)
         self.layout = LocalObjectLayout(rootDirectory: configuration.rootDirectory)
-        self.io = StorageFileIO()
+        self.io = io
         self.logger = logger
+        self.instance = instance
         self.bucketsByName = Dictionary(configuration.buckets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// Validates the configuration, creates the directories, finishes publishes a crash interrupted and removes
-    /// leftover temporary files.
+    /// Validates the configuration, creates the directories, finishes publishes a crash interrupted, removes the
+    /// temporary files of store instances that are no longer running, and claims a temporary directory.
     public static func open(
         _ configuration: LocalObjectStoreConfiguration, logger: Logger = Logger(label: "object-storage.local")
     ) async throws -> LocalObjectStore {
@@ -38,17 +42,24 @@ public final class LocalObjectStore: ObjectStore, Sendable {
         guard !configuration.credentials.accessKeyID.isEmpty, !configuration.credentials.secretAccessKey.isEmpty else {
             throw LocalStoreConfigurationError(message: "The embedded store needs an access key id and a secret.")
         }
-        let store = LocalObjectStore(configuration: configuration, logger: logger)
+        let io = StorageFileIO()
+        let layout = LocalObjectLayout(rootDirectory: configuration.rootDirectory)
         do {
-            try await store.recoverAndCleanUp()
+            try await recoverAndCleanUp(layout: layout, buckets: configuration.buckets.map(\.name), io: io, logger: logger)
+            let instance = try await io.run { try StoreInstanceLease.acquire(layout: layout) }
+            return LocalObjectStore(configuration: configuration, logger: logger, io: io, instance: instance)
         } catch {
-            await store.shutdown()
+            await io.shutdown()
             throw error
         }
-        return store
     }
 
-    public func shutdown() async { await io.shutdown() }
+    /// Releases the temporary directory and stops the file I/O threads. Call once, when the application stops.
+    public func shutdown() async {
+        let layout = self.layout, instance = self.instance
+        _ = try? await io.run { instance.release(layout: layout) }
+        await io.shutdown()
+    }
 
     public func bucket(named name: String) -> LocalBucket? { bucketsByName[name] }
 

@@ -91,7 +91,10 @@ public final class S3ObjectStore: ObjectStore, Sendable {
         var headers: [(name: String, value: String)] = []
         if let range { headers.append(("range", "bytes=\(range.lowerBound)-\(range.upperBound)")) }
         let response = try await send(.GET, bucket: bucket, key: key, headers: headers)
-        if response.status == .notFound { throw await failureOrNil(response) ?? StorageError.noSuchKey }
+        if response.status == .notFound {
+            if let error = await failureOrNil(response) { throw error }
+            return nil
+        }
         guard response.status == .ok || response.status == .partialContent else {
             throw await failure(response, method: .GET)
         }

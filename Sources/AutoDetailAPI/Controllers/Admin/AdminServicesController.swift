@@ -1,0 +1,109 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// The service catalogue in the console (contract §4.7.3): active and inactive services, soft delete, names unique
+/// among active services (enforced by a partial unique index; a clash answers 409).
+struct AdminServicesController {
+    static let nameClash = APIError.conflict("A service with this name already exists")
+
+    func boot(admin: any RoutesBuilder) {
+        admin.get("services", use: list)
+        admin.jsonRoute(.POST, "services", use: create)
+        admin.get("services", ":serviceId", use: show)
+        admin.jsonRoute(.PUT, "services", ":serviceId", use: update)
+        admin.on(.DELETE, "services", ":serviceId", use: softDelete)
+    }
+
+    @Sendable func list(req: Request) async throws -> Response {
+        let active = try QueryReader(req).bool("active")
+        let query = ServiceRecord.query(on: req.db)
+        if let active { query.filter(\.$active == active) }
+        return try JSONResponse.make(ServiceResponse.sorted(try await query.all()).map(ServiceResponse.init))
+    }
+
+    @Sendable func show(req: Request) async throws -> Response {
+        try JSONResponse.make(ServiceResponse(try await Self.service(req)))
+    }
+
+    @Sendable func create(req: Request) async throws -> Response {
+        let body = try req.autodetailBody()
+        try body.requireAll(["name", "priceRub", "durationMinutes"])
+        let name = try body.string("name", min: 2, max: 100)!
+        let description = try body.string("description", max: 2000, lines: .multi) ?? ""
+        let price = try body.integer("priceRub", range: 0...10_000_000)!
+        let duration = try Self.duration(body)!
+        let imageURL = try body.normalized("imageUrl", { ContactNormalization.absoluteURL($0) })
+        let active = try body.bool("active") ?? true
+        let now = req.now
+        let id = UUID()
+        let rows = try await req.db.sql.raw("""
+            INSERT INTO ad_services (id, name, name_normalized, description, price_rub, duration_minutes, image_url,
+                active, created_at, updated_at)
+            VALUES (\(bind: id), \(bind: name), \(bind: ServiceRecord.normalizedName(name)), \(bind: description),
+                \(bind: price), \(bind: duration), \(bind: imageURL), \(bind: active), \(bind: now), \(bind: now))
+            ON CONFLICT DO NOTHING RETURNING id
+            """).all()
+        guard !rows.isEmpty, let service = try await ServiceRecord.find(id, on: req.db) else { throw Self.nameClash }
+        return try JSONResponse.make(
+            ServiceResponse(service), status: .created, headers: ["Location": "/api/admin/services/\(id.lowercased)"])
+    }
+
+    /// Partial update of any of the six fields; `description: null` stores `""`, `imageUrl: null` clears.
+    @Sendable func update(req: Request) async throws -> Response {
+        let body = try req.autodetailBody()
+        let service = try await Self.service(req)
+        let fields = ["name", "description", "priceRub", "durationMinutes", "imageUrl", "active"]
+        guard fields.contains(where: body.has) else { throw APIError.nothingToUpdate }
+        try body.rejectNull("name")
+        if let name = try body.string("name", min: 2, max: 100) {
+            service.name = name
+            service.nameNormalized = ServiceRecord.normalizedName(name)
+        } else if body.has("name") {
+            throw APIError.invalidField("name", "must be 2-100 characters")
+        }
+        if body.has("description") { service.description = try body.string("description", max: 2000, lines: .multi) ?? "" }
+        try body.rejectNull("priceRub")
+        if let price = try body.integer("priceRub", range: 0...10_000_000) { service.priceRub = price }
+        try body.rejectNull("durationMinutes")
+        if let duration = try Self.duration(body) { service.durationMinutes = duration }
+        if body.has("imageUrl") { service.imageURL = try body.normalized("imageUrl", { ContactNormalization.absoluteURL($0) }) }
+        try body.rejectNull("active")
+        if let active = try body.bool("active") { service.active = active }
+        if service.hasChanges {
+            service.updatedAt = req.now
+            do {
+                try await service.update(on: req.db)
+            } catch where DatabaseFailure.isUniqueViolation(error) {
+                throw Self.nameClash
+            }
+        }
+        return try JSONResponse.make(ServiceResponse(service))
+    }
+
+    /// Soft delete: `active = false`; `204` also when already inactive.
+    @Sendable func softDelete(req: Request) async throws -> Response {
+        let service = try await Self.service(req)
+        if service.active {
+            service.active = false
+            service.updatedAt = req.now
+            try await service.update(on: req.db)
+        }
+        return Response(status: .noContent)
+    }
+
+    /// `durationMinutes`: 15–720 and a multiple of 5.
+    static func duration(_ body: BodyFields) throws -> Int? {
+        guard let value = try body.integer("durationMinutes", range: 15...720) else { return nil }
+        guard value % 5 == 0 else { throw APIError.invalidField("durationMinutes", "must be a multiple of 5") }
+        return value
+    }
+
+    static func service(_ req: Request) async throws -> ServiceRecord {
+        let id = try req.pathID("serviceId", notFound: .serviceNotFound)
+        guard let service = try await ServiceRecord.find(id, on: req.db) else { throw APIError.serviceNotFound }
+        return service
+    }
+}

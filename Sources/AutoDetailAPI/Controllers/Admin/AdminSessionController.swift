@@ -1,0 +1,99 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// Console sessions (contract §4.7.1): login (rate-limited, §2.7), logout, password change.
+struct AdminSessionController {
+    static let tokenLifetime = 43_200
+
+    let limits: RateLimits
+
+    func boot(public api: any RoutesBuilder, admin: any RoutesBuilder) {
+        api.grouped(RateLimitMiddleware(limiter: limits.loginPerIP)).jsonRoute(.POST, "admin", "login", use: login)
+        admin.on(.POST, "logout", use: logout)
+        admin.jsonRoute(.POST, "password", use: changePassword)
+    }
+
+    @Sendable func login(req: Request) async throws -> Response {
+        let body = try req.autodetailBody()
+        try body.requireAll(["username", "password"])
+        guard case .string(let rawUsername)? = body.object["username"] else {
+            throw APIError.invalidField("username", "must be a string")
+        }
+        let username = rawUsername.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let password = try body.password("password", max: 128)!
+
+        let ip = req.core.clientAddress.ip(of: req)
+        let now = req.core.clock.now()
+        let pairKey = username + "\u{1}" + ip
+        if let wait = limits.loginFailuresPerUserAndIP.retryAfter(pairKey, now: now)
+            ?? limits.loginFailuresPerUser.retryAfter(username, now: now)
+        {
+            req.countedRateLimit?.forget()
+            throw APIError.tooManyRequests(wait)
+        }
+        let user = try await AdminUserRecord.query(on: req.db).filter(\.$username == username).first()
+        let matches = try await req.core.passwordHasher.verify(password, against: user?.passwordHash)
+        guard let user, matches else {
+            limits.loginFailuresPerUserAndIP.record(pairKey, now: now)
+            limits.loginFailuresPerUser.record(username, now: now)
+            req.core.metrics.counter("autodetail_admin_login_failures_total").increment()
+            throw APIError(.unauthorized, "Invalid username or password")
+        }
+        limits.loginFailuresPerUserAndIP.clear(pairKey)
+
+        let token = Secrets.newAdminToken()
+        let issued = req.now
+        let expiresAt = issued.addingTimeInterval(TimeInterval(Self.tokenLifetime))
+        try await req.db.writeTransaction { db in
+            try await db.sql.raw("""
+                INSERT INTO ad_admin_sessions (id, admin_user_id, token_hash, created_at, expires_at)
+                VALUES (\(bind: UUID()), \(bind: user.id!), \(bind: Secrets.hash(token)), \(bind: issued), \(bind: expiresAt))
+                """).run()
+            try await db.sql.raw("UPDATE ad_admin_users SET last_login_at = \(bind: issued) WHERE id = \(bind: user.id!)").run()
+        }
+        return try JSONResponse.make(AdminLoginResponse(token: token, expiresIn: Self.tokenLifetime, expiresAt: expiresAt))
+    }
+
+    @Sendable func logout(req: Request) async throws -> Response {
+        let caller = try req.adminCaller
+        try await req.db.sql.raw("""
+            UPDATE ad_admin_sessions SET revoked_at = \(bind: req.now) WHERE id = \(bind: caller.sessionID) AND revoked_at IS NULL
+            """).run()
+        return Response(status: .noContent)
+    }
+
+    /// New password 12–128 characters and different from the current one; every other session is revoked.
+    @Sendable func changePassword(req: Request) async throws -> Response {
+        let caller = try req.adminCaller
+        let body = try req.autodetailBody()
+        try body.requireAll(["currentPassword", "newPassword"])
+        let current = try body.password("currentPassword", max: 128)!
+        guard case .string(let new)? = body.object["newPassword"] else {
+            throw APIError.invalidField("newPassword", "must be a string")
+        }
+        guard (12...128).contains(new.count) else { throw APIError.invalidField("newPassword", "must be 12-128 characters") }
+        guard new != current else {
+            throw APIError.invalidField("newPassword", "must differ from the current password")
+        }
+        guard let user = try await AdminUserRecord.find(caller.userID, on: req.db) else { throw APIError.invalidAdminToken }
+        guard try await req.core.passwordHasher.verify(current, against: user.passwordHash) else {
+            throw APIError.badRequest("Current password is incorrect")
+        }
+        let hash = try await req.core.passwordHasher.hash(new)
+        let now = req.now
+        try await req.db.writeTransaction { db in
+            try await db.sql.raw("""
+                UPDATE ad_admin_users SET password_hash = \(bind: hash), password_changed_at = \(bind: now)
+                WHERE id = \(bind: caller.userID)
+                """).run()
+            try await db.sql.raw("""
+                UPDATE ad_admin_sessions SET revoked_at = \(bind: now)
+                WHERE admin_user_id = \(bind: caller.userID) AND id <> \(bind: caller.sessionID) AND revoked_at IS NULL
+                """).run()
+        }
+        return Response(status: .noContent)
+    }
+}

@@ -1,0 +1,45 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// `GET /api/client/availability?serviceId=&date=` (contract §4.3, §6): every grid slot of one studio-local date with
+/// its remaining bays and the first reason it cannot be booked. Advisory only: bookings re-check under the lock.
+struct AvailabilityController {
+    func boot(public api: any RoutesBuilder) {
+        api.get("client", "availability", use: availability)
+    }
+
+    @Sendable func availability(req: Request) async throws -> Response {
+        let query = QueryReader(req)
+        try query.requireAll(["serviceId", "date"])
+        let serviceID = try query.uuid("serviceId")!
+        let date = try query.day("date")!
+        guard let service = try await ServiceRecord.find(serviceID, on: req.db), service.active else {
+            throw APIError.serviceNotFound
+        }
+        let settings = try await StudioSettingsStore.current(on: req.db)
+        let grid = SlotGrid(settings: settings, durationMinutes: service.durationMinutes)
+        let (hours, slots) = grid.slots(on: date)
+        var occupied: [Range<Date>] = []
+        if let first = slots.first, let last = slots.last {
+            occupied = try await BookingTransaction.occupiedIntervals(from: first.start, to: last.end, on: req.db)
+        }
+        let now = req.now
+        let insideWindow = grid.isInsideWindow(date, now: now)
+        let items = slots.map { slot -> AvailabilityResponse.Slot in
+            let remaining = Occupancy.remaining(start: slot.start, end: slot.end, capacity: settings.capacity, occupied: occupied)
+            let reason: String? =
+                !insideWindow ? "outside_window"
+                : !grid.respectsLeadTime(slot, now: now) ? "lead_time"
+                : remaining == 0 ? "full" : nil
+            return AvailabilityResponse.Slot(
+                startIso: slot.start, endIso: slot.end, startTime: slot.startTime.text, endTime: slot.endTime.text,
+                available: reason == nil, remaining: remaining, unavailableReason: reason)
+        }
+        return try JSONResponse.make(AvailabilityResponse(
+            date: date.description, serviceId: service.id!.lowercased, timezone: settings.timezone,
+            durationMinutes: service.durationMinutes, capacity: settings.capacity,
+            workingHours: hours.map(DayHoursResponse.init), slots: items))
+    }
+}

@@ -1,0 +1,53 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// `POST /api/auth/validate-key` (§4.1.1) and `POST /api/ios/init` (§4.1.2): public and rate-limited per client IP.
+struct KeyAccessController {
+    let limits: RateLimits
+
+    func boot(public api: any RoutesBuilder) {
+        api.grouped(ValidityFlagMiddleware()).grouped(RateLimitMiddleware(limiter: limits.validateKey))
+            .jsonRoute(.POST, "auth", "validate-key", use: validateKey)
+        api.grouped(RateLimitMiddleware(limiter: limits.installInit)).on(.POST, "ios", "init", use: initInstall)
+    }
+
+    @Sendable func validateKey(req: Request) async throws -> Response {
+        let body = try req.autodetailBody()
+        try body.requireAll(["apiKey"])
+        guard case .string(let presented)? = body.object["apiKey"] else {
+            throw APIError.invalidField("apiKey", "must be a string")
+        }
+        let caller = try await APIKeyAuthMiddleware.authenticate(
+            presented.trimmingCharacters(in: .whitespacesAndNewlines), on: req.db)
+        req.application.autodetailKeyUsage.record(caller, path: "POST \(req.url.path)", now: req.now)
+        return try JSONResponse.make(ValidateKeyResponse(
+            valid: true, message: "API key is valid", timestamp: req.now, keyType: caller.kind.rawValue))
+    }
+
+    /// Mints a new install identity: an `ios` key (shown only here) and an empty profile with priority `normal`.
+    @Sendable func initInstall(req: Request) async throws -> Response {
+        let now = req.now
+        let key = Secrets.newAPIKey(kind: .ios, now: now)
+        let keyID = UUID(), installID = UUID()
+        let prefix = Secrets.keyPrefix(key)
+        try await req.db.writeTransaction { db in
+            try await db.sql.raw("""
+                INSERT INTO ad_api_keys (id, kind, name, key_prefix, key_hash, full_access, created_at, request_count,
+                    revoked)
+                VALUES (\(bind: keyID), 'ios', 'iOS install', \(bind: prefix), \(bind: Secrets.hash(key)), \(bind: false),
+                    \(bind: now), 0, \(bind: false))
+                """).run()
+            try await db.sql.raw("""
+                INSERT INTO ad_install_profiles (id, api_key_id, priority, search_text, created_at, updated_at)
+                VALUES (\(bind: installID), \(bind: keyID), 'normal',
+                    \(bind: InstallRecord.searchText(name: nil, carPlate: nil, phone: nil, keyPrefix: prefix)),
+                    \(bind: now), \(bind: now))
+                """).run()
+        }
+        return try JSONResponse.make(InstallInitResponse(
+            apiKey: key, baseUrl: req.photoStorage.baseURL(for: req), installId: installID.lowercased))
+    }
+}

@@ -1,0 +1,33 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+extension RoutesBuilder {
+    /// A route with a JSON body of at most 64 KiB (contract §1.2 rule 10; `autodetailBody()` re-checks the size,
+    /// because Vapor does not apply the limit to a body that arrived in one piece).
+    @discardableResult
+    func jsonRoute(
+        _ method: HTTPMethod, _ path: PathComponent..., use handler: @Sendable @escaping (Request) async throws -> Response
+    ) -> Route {
+        on(method, path, body: .collect(maxSize: "64kb"), use: handler)
+    }
+}
+
+extension Request {
+    /// A path id with the resource's not-found error when malformed (contract §1.4).
+    func pathID(_ name: String, notFound: APIError) throws -> UUID {
+        guard let raw = parameters.get(name), let id = UUID(canonical: raw) else { throw notFound }
+        return id
+    }
+}
+
+/// The studio settings as they are now (reads; bookings lock the row, see `BookingTransaction.lockSettings`).
+enum StudioSettingsStore {
+    static func current(on db: any Database) async throws -> StudioSettings {
+        guard let record = try await StudioSettingsRecord.find(1, on: db) else {
+            throw APIError(.internalServerError, "Internal server error")
+        }
+        return record.settings
+    }
+}

@@ -1,0 +1,25 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// The public catalogue (contract §4.2): active services only, `Cache-Control: public, max-age=300`.
+struct ServicesController {
+    func boot(public api: any RoutesBuilder) {
+        api.get("client", "services", use: list)
+        api.get("client", "services", ":serviceId", use: show)
+    }
+
+    static let cacheHeaders: HTTPHeaders = ["Cache-Control": "public, max-age=300"]
+
+    @Sendable func list(req: Request) async throws -> Response {
+        let services = try await ServiceRecord.query(on: req.db).filter(\.$active == true).all()
+        return try JSONResponse.make(ServiceResponse.sorted(services).map(ServiceResponse.init), headers: Self.cacheHeaders)
+    }
+
+    @Sendable func show(req: Request) async throws -> Response {
+        let id = try req.pathID("serviceId", notFound: .serviceNotFound)
+        guard let service = try await ServiceRecord.find(id, on: req.db), service.active else { throw APIError.serviceNotFound }
+        return try JSONResponse.make(ServiceResponse(service), headers: Self.cacheHeaders)
+    }
+}

@@ -1,0 +1,42 @@
+import AppCore
+import Vapor
+
+/// The `{"error": ...}` answers of this contract (§1.5), built on the shared `APIError` (the error middleware
+/// renders `/api/**` paths outside `/api/v1` in this format).
+extension APIError {
+    static func missingFields(_ names: [String]) -> APIError {
+        .badRequest("Missing required fields: " + names.joined(separator: ", "))
+    }
+
+    static func invalidField(_ name: String, _ reason: String) -> APIError {
+        .badRequest("Invalid field: \(name) (\(reason))")
+    }
+
+    static func missingParameters(_ names: [String]) -> APIError {
+        .badRequest("Missing required parameters: " + names.joined(separator: ", "))
+    }
+
+    static func invalidParameter(_ name: String, _ reason: String) -> APIError {
+        .badRequest("Invalid parameter: \(name) (\(reason))")
+    }
+
+    static let invalidJSONBody = APIError.badRequest("Invalid JSON body")
+    static let nothingToUpdate = APIError.badRequest("Nothing to update")
+    static let unsupportedMediaType = APIError(.unsupportedMediaType, "Content-Type must be application/json")
+    static let invalidTimeSlot = APIError.badRequest("Invalid time slot")
+    static let slotFull = APIError.conflict("Time slot is no longer available")
+    static let appointmentNotFound = APIError.notFound("Appointment not found")
+    static let serviceNotFound = APIError.notFound("Service not found")
+    static let fileTooLarge = APIError(.payloadTooLarge, "File too large (max 15 MiB)")
+    static let cancelledPhotos = APIError.conflict("Cannot add photos to a cancelled appointment")
+    static let photoLimit = APIError.conflict("Photo limit reached (30 per kind)")
+    static let missingAPIKey = APIError(.unauthorized, "Missing API key")
+    static let invalidAPIKey = APIError(.unauthorized, "Invalid API key")
+    static let blockedInstall = APIError.forbidden("This app installation has been blocked")
+    static let installKeyRequired = APIError.forbidden("This endpoint requires an app installation key")
+    static let missingAdminToken = APIError(.unauthorized, "Missing admin token")
+    static let invalidAdminToken = APIError(.unauthorized, "Invalid or expired admin token")
+    static func tooManyRequests(_ retryAfter: Int) -> APIError {
+        APIError(.tooManyRequests, "Too many requests", headers: ["Retry-After": String(max(1, retryAfter))])
+    }
+}

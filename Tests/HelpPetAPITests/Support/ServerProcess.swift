@@ -1,0 +1,250 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `server` binary running `serve` on a free loopback port, for end-to-end and multi-process tests.
+///
+/// Start it with the variables of a `TestDatabase` (`DATA_DIR`, and `DATABASE_URL` on PostgreSQL): two processes
+/// started with the same variables share one database (start the first, wait until it is ready, then the second).
+/// Output (stdout and stderr) goes to a log file in the data folder; `output` reads it.
+final class ServerProcess: Sendable {
+    let port: Int
+    let logFile: URL
+    private let process: Process
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var client: HTTPTestClient { HTTPTestClient(baseURL: baseURL) }
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+    var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    private init(port: Int, logFile: URL, process: Process) {
+        self.port = port
+        self.logFile = logFile
+        self.process = process
+    }
+
+    // MARK: Binary and environment
+
+    /// The `server` executable next to the test runner (same build folder), or `SERVER_BINARY`.
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["SERVER_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = runner.deletingLastPathComponent()
+        // On Linux the runner is `<build>/debug/<Package>PackageTests.xctest` (a file); on macOS a bundle.
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("server")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+            if directory.lastPathComponent == ".build" { break }
+        }
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/server")
+    }
+
+    /// The environment of a test server: fixed JWT secret, bcrypt cost 4, demo data, no transcription engine,
+    /// the database's variables, then `overrides`. Nothing else is inherited from the test process (in particular
+    /// not the admin `DATABASE_URL`), except `PATH` and `HOME`.
+    static func environment(_ database: TestDatabase, _ overrides: [String: String] = [:]) -> [String: String] {
+        let inherited = ProcessInfo.processInfo.environment
+        var env: [String: String] = [
+            "PATH": inherited["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+            "HOME": inherited["HOME"] ?? "/tmp",
+            "JWT_SECRET": TestEnvironment.jwtSecret,
+            "BCRYPT_COST": "4",
+            "SEED_DEMO_DATA": "true",
+            "LOG_LEVEL": inherited["TEST_LOG_LEVEL"] ?? "warning",
+            "TRANSCRIPTION_ENGINE": "off",
+        ]
+        env.merge(database.environment) { _, new in new }
+        env.merge(overrides) { _, new in new }
+        return env
+    }
+
+    // MARK: Starting and stopping
+
+    /// Starts `server serve --hostname 127.0.0.1 --port <free port>` and, unless `waitUntilReady` is false, waits
+    /// until `GET /health` answers 200. Retries with another port if the chosen one was taken meanwhile.
+    static func start(
+        environment: [String: String], arguments: [String] = [], waitUntilReady: Bool = true,
+        timeout: Duration = .seconds(120)
+    ) async throws -> ServerProcess {
+        var lastError: (any Error)?
+        for _ in 0..<5 {
+            let port = try freePort()
+            let dataDir = environment["DATA_DIR"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+            let logFile = dataDir.appendingPathComponent("server-\(port)-\(UUID().uuidString.prefix(8)).log")
+            FileManager.default.createFile(atPath: logFile.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: logFile)
+
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["serve", "--hostname", "127.0.0.1", "--port", String(port)] + arguments
+            process.environment = environment
+            process.currentDirectoryURL = dataDir
+            process.standardOutput = handle
+            process.standardError = handle
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            try? handle.close()
+
+            let server = ServerProcess(port: port, logFile: logFile, process: process)
+            guard waitUntilReady else { return server }
+            do {
+                try await server.waitUntilReady(timeout: timeout)
+                return server
+            } catch {
+                lastError = error
+                if server.isRunning { _ = await server.kill() }
+                if server.output.contains("Address already in use") { continue }
+                throw error
+            }
+        }
+        throw lastError ?? TestSetupError("server did not start")
+    }
+
+    /// Polls `GET /health` until it answers 200; fails early if the process exits.
+    func waitUntilReady(timeout: Duration = .seconds(120)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        let client = self.client
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else {
+                throw TestSetupError(
+                    "server exited with status \(process.terminationStatus) before it was ready:\n\(output)")
+            }
+            if let response = try? await client.send(.GET, "/health", timeout: .seconds(2)), response.status == .ok {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSetupError("server on port \(port) not ready after \(timeout):\n\(output)")
+    }
+
+    /// SIGTERM, then waits for the exit (SIGKILL after `timeout`). Returns the exit status.
+    @discardableResult
+    func stop(timeout: Duration = .seconds(20)) async -> Int32 {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGTERM) }
+        if await waitForExit(timeout: timeout) { return process.terminationStatus }
+        return await self.kill()
+    }
+
+    /// SIGKILL (a crash: no shutdown code runs) and waits for the exit.
+    @discardableResult
+    func kill() async -> Int32 {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        _ = await waitForExit(timeout: .seconds(30))
+        return process.terminationStatus
+    }
+
+    /// True once the process has exited (polled: Foundation offers no async wait).
+    func waitForExit(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    var terminationReason: Process.TerminationReason { process.terminationReason }
+    var terminationStatus: Int32 { process.terminationStatus }
+
+    // MARK: One-shot runs
+
+    /// Runs the binary to completion (for commands that exit, or for start-up failures); returns status and output.
+    static func run(
+        arguments: [String], environment: [String: String], timeout: Duration = .seconds(60)
+    ) async throws -> (status: Int32, output: String) {
+        let logFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("helppet-server-run-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: logFile) }
+        let handle = try FileHandle(forWritingTo: logFile)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = environment
+        if let dir = environment["DATA_DIR"] { process.currentDirectoryURL = URL(fileURLWithPath: dir) }
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? handle.close()
+        let server = ServerProcess(port: 0, logFile: logFile, process: process)
+        if !(await server.waitForExit(timeout: timeout)) {
+            _ = await server.kill()
+            throw TestSetupError("`server \(arguments.joined(separator: " "))` did not exit within \(timeout):\n\(server.output)")
+        }
+        return (process.terminationStatus, server.output)
+    }
+
+    /// A TCP port that is free right now on 127.0.0.1 (bound to port 0, then released).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestSetupError("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw TestSetupError("bind() failed") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw TestSetupError("getsockname() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Runs `body` with a fresh test database (SQLite file or PostgreSQL database) for `server` processes, recording
+/// the engine like every database test, and stopping every process the body started (via `ServerGroup`).
+func withServerDatabase<T>(_ body: (TestDatabase, ServerGroup) async throws -> T) async throws -> T {
+    try await AsyncGate.applications.withPermit {
+        let database = try await TestDatabase.create()
+        DatabaseTestLedger.record(database.engine)
+        let group = ServerGroup()
+        do {
+            let result = try await body(database, group)
+            await group.stopAll()
+            await database.drop()
+            return result
+        } catch {
+            for server in group.all { print("--- server on port \(server.port) ---\n\(server.output)") }
+            await group.stopAll()
+            await database.drop()
+            throw error
+        }
+    }
+}
+
+/// The processes a test started; all are stopped when the test ends.
+final class ServerGroup: Sendable {
+    private let servers = NIOLockedValueBox<[ServerProcess]>([])
+
+    var all: [ServerProcess] { servers.withLockedValue { $0 } }
+
+    /// Starts a `server serve` on `database` (see `ServerProcess.environment`) and waits until it is ready.
+    func start(_ database: TestDatabase, env: [String: String] = [:], arguments: [String] = []) async throws
+        -> ServerProcess
+    {
+        let server = try await ServerProcess.start(
+            environment: ServerProcess.environment(database, env), arguments: arguments)
+        servers.withLockedValue { $0.append(server) }
+        return server
+    }
+
+    func stopAll() async {
+        for server in all where server.isRunning { await server.stop() }
+    }
+}

@@ -1,0 +1,917 @@
+#!/usr/bin/env python3
+"""Generates the OpenAPI 3.1 description of the AutoDetail Hub API.
+
+The output, Sources/AutoDetailAPI/Resources/openapi.json, is committed and served verbatim at
+`GET /openapi/autodetail.json` (Sources/AutoDetailAPI/OpenAPIDocument.swift). The specification it describes is
+shared/contracts/autodetail-api.md; section numbers (§) below refer to that contract.
+
+Usage:
+    python3 scripts/openapi/generate_autodetail.py            # write the document
+    python3 scripts/openapi/generate_autodetail.py --check    # exit 1 if the committed file is stale
+    python3 scripts/openapi/generate_autodetail.py --stdout
+
+Python 3.11 standard library only. Output is deterministic: sorted keys, 2-space indent, trailing newline.
+Tests/AutoDetailAPITests/OpenAPIRouteCoverageTests.swift diffs the registered routes against this document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "Sources" / "AutoDetailAPI" / "Resources" / "openapi.json"
+
+JSON = "application/json"
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Schema helpers
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def nullable(schema: dict) -> dict:
+    """`schema` or JSON null: `type: [..., "null"]` for plain types, `anyOf` for references."""
+    if "$ref" in schema:
+        return {"anyOf": [schema, {"type": "null"}]}
+    result = dict(schema)
+    types = result["type"] if isinstance(result["type"], list) else [result["type"]]
+    result["type"] = types + ["null"]
+    if "enum" in result:
+        result["enum"] = result["enum"] + [None]
+    return result
+
+
+def described(schema: dict, description: str | None) -> dict:
+    if description is None:
+        return schema
+    if "$ref" in schema:
+        return {"allOf": [schema], "description": description}
+    return {**schema, "description": description}
+
+
+def string(min_length: int | None = None, max_length: int | None = None, *, pattern: str | None = None,
+           fmt: str | None = None, enum: list[str] | None = None, description: str | None = None) -> dict:
+    schema: dict = {"type": "string"}
+    if min_length is not None:
+        schema["minLength"] = min_length
+    if max_length is not None:
+        schema["maxLength"] = max_length
+    if pattern is not None:
+        schema["pattern"] = pattern
+    if fmt is not None:
+        schema["format"] = fmt
+    if enum is not None:
+        schema["enum"] = enum
+    return described(schema, description)
+
+
+def text(min_length: int, max_length: int, description: str | None = None, *, multiline: bool = False) -> dict:
+    """A trimmed string whose length is counted in characters after trimming (§1.2 rules 7–9)."""
+    note = "Trimmed; length in characters; " + (
+        "`\\n`, `\\r`, `\\t` allowed, other control characters refused." if multiline
+        else "control characters refused.")
+    return string(min_length, max_length, description=f"{note} {description}" if description else note)
+
+
+def integer(minimum: int | None = None, maximum: int | None = None, *, multiple_of: int | None = None,
+            default: int | None = None, description: str | None = None) -> dict:
+    schema: dict = {"type": "integer"}
+    if minimum is not None:
+        schema["minimum"] = minimum
+    if maximum is not None:
+        schema["maximum"] = maximum
+    if multiple_of is not None:
+        schema["multipleOf"] = multiple_of
+    if default is not None:
+        schema["default"] = default
+    return described(schema, description)
+
+
+def boolean(default: bool | None = None, description: str | None = None) -> dict:
+    schema: dict = {"type": "boolean"}
+    if default is not None:
+        schema["default"] = default
+    return described(schema, description)
+
+
+def array(items: dict, *, min_items: int | None = None, max_items: int | None = None,
+          description: str | None = None) -> dict:
+    schema: dict = {"type": "array", "items": items}
+    if min_items is not None:
+        schema["minItems"] = min_items
+    if max_items is not None:
+        schema["maxItems"] = max_items
+    return described(schema, description)
+
+
+def uuid(description: str | None = None) -> dict:
+    return string(fmt="uuid", description=description)
+
+
+def instant(description: str | None = None) -> dict:
+    """An instant the server emits: UTC, whole seconds, literal Z (§1.3)."""
+    return string(fmt="date-time", pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$", description=description)
+
+
+def instant_input(description: str | None = None) -> dict:
+    note = ("`YYYY-MM-DDTHH:MM:SS`, optional `.` and 1–9 digits, then `Z` or `±HH:MM` (§1.3); "
+            "`T` and `Z` upper case.")
+    return string(fmt="date-time", description=f"{note} {description}" if description else note)
+
+
+def date(description: str | None = None) -> dict:
+    return string(fmt="date", pattern=r"^\d{4}-\d{2}-\d{2}$", description=description)
+
+
+def wall_time(description: str | None = None) -> dict:
+    return string(pattern=r"^([01]\d|2[0-3]):[0-5]\d$|^24:00$", description=description)
+
+
+def obj(properties: dict, required: list[str] | None = None, *, description: str | None = None) -> dict:
+    """An object schema. `required=None` means every property is required (responses never omit keys, §1.2)."""
+    schema: dict = {"type": "object", "properties": properties,
+                    "required": list(properties) if required is None else required}
+    if not schema["required"]:
+        del schema["required"]
+    return described(schema, description)
+
+
+STATUSES = ["new", "confirmed", "in_progress", "done", "cancelled"]
+SOURCES = ["ios", "api", "admin"]
+KINDS = ["work", "defect"]
+PRIORITIES = ["normal", "high", "blocked"]
+CONTENT_TYPES = ["image/jpeg", "image/png", "image/heic"]
+DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+API_KEY_PATTERN = r"^(org|ios)_[0-9]{10}_[0-9a-f]{24}$"
+PHONE_NOTE = "Normalised (§1.12): spaces and `-().` / removed, `00` → `+`, 11 digits starting with 8 → `+7…`."
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Component schemas
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def photo(admin: bool) -> dict:
+    properties = {
+        "id": uuid("Stable across reads."),
+        "url": string(fmt="uri", description="Presigned GET URL valid 3600 s, signed fresh for every response (§7.5)."),
+        "createdAt": instant("Time of linking."),
+    }
+    if admin:
+        properties["mismatch"] = boolean(description="The object no longer matches what was linked (§7.5).")
+    return obj(properties)
+
+
+def appointment(admin: bool) -> dict:
+    properties = {
+        "id": uuid(),
+        "source": string(enum=SOURCES),
+        "status": string(enum=STATUSES),
+        "startIso": instant("A slot start (§6)."),
+        "endIso": nullable(instant("`startIso` + the service duration at booking time; never null in practice.")),
+        "clientName": string(2, 100),
+        "phone": nullable(string(description="E.164-like, normalised (§1.12).")),
+        "telegram": nullable(string(description="Without `@`.")),
+        "carMake": nullable(string(2, 50)),
+        "carPlate": nullable(string(2, 20, description="Normalised, upper case (§1.12).")),
+        "serviceId": uuid(),
+        "serviceName": string(description="Snapshot at booking time."),
+        "priceRub": integer(0, description="Snapshot at booking time."),
+        "notes": nullable(string(0, 500)),
+        "workPhotos": array(ref("AdminPhoto" if admin else "Photo"), description="In linking order."),
+        "defectPhotos": array(ref("AdminPhoto" if admin else "Photo"), description="In linking order."),
+        "createdAt": instant(),
+        "updatedAt": instant("Bumped by every change (status, notes, photos)."),
+    }
+    if admin:
+        properties["installId"] = nullable(uuid("Owning install; null for `api`/`admin` bookings or a deleted install."))
+    return obj(properties)
+
+
+def api_key(created: bool) -> dict:
+    properties = {
+        "id": uuid(),
+        "kind": string(enum=["org", "ios"]),
+        "name": string(),
+        "keyPrefix": string(19, 19, description="Kind, timestamp and the first 4 hex characters."),
+        "fullAccess": boolean(),
+    }
+    if created:
+        properties["key"] = string(pattern=API_KEY_PATTERN, description="The full key; returned only here, once.")
+    properties.update({
+        "createdAt": instant(),
+        "lastUsedAt": nullable(instant("May lag up to 10 s (§2.3).")),
+        "requestCount": integer(0, description="May lag up to 10 s (§2.3)."),
+        "revoked": boolean(),
+        "revokedAt": nullable(instant()),
+    })
+    return obj(properties)
+
+
+def ios_user(with_messages: bool) -> dict:
+    properties = {
+        "id": uuid("The install id."),
+        "keyPrefix": string(19, 19),
+        "name": nullable(string()),
+        "carMake": nullable(string()),
+        "carPlate": nullable(string()),
+        "phone": nullable(string()),
+        "telegram": nullable(string()),
+        "profilePhotoUrl": nullable(string()),
+        "priority": string(enum=PRIORITIES),
+        "createdAt": instant(),
+        "updatedAt": instant(),
+        "lastSeenAt": nullable(instant()),
+        "lastActivityPath": nullable(string(max_length=200, description="`<METHOD> <path>` of the latest use.")),
+        "requestCount": integer(0),
+        "appointmentCount": integer(0, description="All statuses."),
+        "unreadMessages": integer(0),
+    }
+    if with_messages:
+        properties["messages"] = array(ref("AdminMessage"), max_items=100, description="Latest 100, newest first.")
+    return obj(properties)
+
+
+def day_hours() -> dict:
+    return obj({"open": wall_time("`00:00`–`23:59`."), "close": wall_time("`00:01`–`24:00`, later than `open`.")})
+
+
+def working_hours() -> dict:
+    return obj({day: nullable(ref("DayHours")) for day in DAYS},
+               description="The seven weekdays; `null` = closed.")
+
+
+def response_schemas() -> dict:
+    return {
+        "Error": obj({"error": string(description="A stable English message (§1.5).")},
+                     description="Every 4xx/5xx body of the `/api/` routes."),
+        "ValidateKeyError": obj({"valid": boolean(description="Always `false`."), "error": string()}),
+        "RootError": obj({"detail": string()}, description="Errors of the root paths (`/health…`, `/openapi…`)."),
+        "Service": obj({
+            "id": uuid(),
+            "name": string(2, 100),
+            "description": string(0, 2000, description="`\"\"` when none."),
+            "priceRub": integer(0, 10_000_000),
+            "durationMinutes": integer(15, 720, multiple_of=5, description="The slot length (§6)."),
+            "imageUrl": nullable(string(fmt="uri")),
+            "active": boolean(description="`false` = soft-deleted."),
+            "createdAt": instant(),
+            "updatedAt": instant(),
+        }),
+        "Photo": photo(admin=False),
+        "AdminPhoto": photo(admin=True),
+        "Appointment": appointment(admin=False),
+        "AdminAppointment": appointment(admin=True),
+        "Availability": obj({
+            "date": date(),
+            "serviceId": uuid(),
+            "timezone": string(description="Studio IANA zone."),
+            "durationMinutes": integer(15, 720),
+            "capacity": integer(1, 20),
+            "workingHours": nullable(ref("DayHours")),
+            "slots": array(ref("Slot"), description="Every grid slot of the day, chronological."),
+        }),
+        "Slot": obj({
+            "startIso": instant(),
+            "endIso": instant(),
+            "startTime": wall_time(),
+            "endTime": wall_time("`00:00` for a slot ending at midnight."),
+            "available": boolean(),
+            "remaining": integer(0, description="Free bays for the whole slot (§6 rule 8)."),
+            "unavailableReason": nullable(string(enum=["outside_window", "lead_time", "full"])),
+        }),
+        "ValidateKeyResponse": obj({
+            "valid": boolean(description="Always `true`."),
+            "message": string(enum=["API key is valid"]),
+            "timestamp": instant(),
+            "keyType": string(enum=["org", "ios"]),
+        }),
+        "InstallInitResponse": obj({
+            "apiKey": string(pattern=API_KEY_PATTERN, description="The install key, shown only here."),
+            "baseUrl": string(fmt="uri", description="`PUBLIC_BASE_URL` or scheme + host of the request."),
+            "installId": uuid(),
+        }),
+        "PresignResponse": obj({
+            "uploadUrl": string(fmt="uri", description="Presigned PUT URL, valid 900 s; write-once (§7.4)."),
+            "method": string(enum=["PUT"]),
+            "headers": {"type": "object", "additionalProperties": {"type": "string"},
+                        "description": "Headers the PUT must carry: `Content-Type`, and `Content-Length` when "
+                                       "`sizeBytes` was given."},
+            "ref": string(description="Opaque photo reference for the link call."),
+            "expiresIn": integer(900, 900),
+            "expiresAt": instant(),
+        }),
+        "InstallProfile": obj({
+            "id": uuid(),
+            "name": nullable(string()),
+            "carMake": nullable(string()),
+            "carPlate": nullable(string()),
+            "phone": nullable(string()),
+            "telegram": nullable(string()),
+            "profilePhotoUrl": nullable(string()),
+            "createdAt": instant(),
+            "updatedAt": instant(),
+            "unreadMessages": integer(0),
+        }),
+        "AppMessage": obj({"id": uuid(), "text": string(1, 2000), "createdAt": instant(), "read": boolean()}),
+        "AdminMessage": obj({"id": uuid(), "installId": uuid(), "text": string(1, 2000), "createdAt": instant(),
+                             "read": boolean(), "readAt": nullable(instant())}),
+        "MessageList": obj({"messages": array(ref("AppMessage")),
+                            "unreadCount": integer(0, description="All unread messages of the install.")}),
+        "AdminLoginResponse": obj({
+            "token": string(pattern=r"^adm_[0-9a-f]{64}$"),
+            "expiresIn": integer(43200, 43200),
+            "expiresAt": instant(),
+        }),
+        "ApiKey": api_key(created=False),
+        "CreatedApiKey": api_key(created=True),
+        "IosUser": ios_user(with_messages=False),
+        "IosUserDetail": ios_user(with_messages=True),
+        "InstallStats": obj({"total": integer(0), "active30d": integer(0), "highPriority": integer(0),
+                             "blocked": integer(0)}),
+        "DayHours": day_hours(),
+        "WorkingHours": working_hours(),
+        "StudioSettings": obj({
+            "studioName": string(2, 100),
+            "timezone": string(description="tz database identifier (not `Etc/…`) or `UTC`."),
+            "workingHours": ref("WorkingHours"),
+            "slotStepMinutes": integer(5, 240, multiple_of=5),
+            "capacity": integer(1, 20),
+            "bookingWindowDays": integer(1, 365),
+            "leadTimeMinutes": integer(0, 10080),
+            "updatedAt": instant(),
+        }),
+        "Ping": obj({"message": string(description="`PING_MESSAGE`, default `pong`.")}),
+        "Health": obj({"status": string(enum=["ok"]), "version": string(), "time": instant()}),
+        "Readiness": obj({"status": string(enum=["ready", "degraded"]),
+                          "checks": {"type": "object", "additionalProperties": {"type": "string",
+                                                                                "enum": ["ok", "unavailable", "off"]}}}),
+        "ReadinessFailure": obj({"detail": string(enum=["Service not ready"]),
+                                 "checks": {"type": "object", "additionalProperties": {"type": "string"}}}),
+    }
+
+
+def booking_properties(admin: bool) -> dict:
+    properties = {
+        "startIso": instant_input("Must be a bookable slot start (§6)."),
+        "clientName": text(2, 100),
+        "phone": string(description=PHONE_NOTE),
+        "carMake": text(2, 50),
+        "carPlate": text(2, 20, "Normalised: whitespace collapsed, upper case; letters, digits, space, `-`."),
+        "serviceName": text(0, 100, "Active service, matched case-insensitively; one of `serviceName`/`serviceId`."),
+        "serviceId": uuid("Active service; if both are sent they must denote the same service."),
+        "notes": text(0, 500, "Blank → null.", multiline=True),
+        "telegram": string(pattern=r"^@?[A-Za-z0-9_]{5,32}$", description="Stored without `@`."),
+    }
+    if admin:
+        properties["status"] = string(enum=["new", "confirmed"], description="Default `new`.")
+    return properties
+
+
+def request_schemas() -> dict:
+    return {
+        "ValidateKeyRequest": obj({"apiKey": string(description="Any string; only keys of the §2.2 grammar can be "
+                                                                "valid.")}, ["apiKey"]),
+        "BookingRequest": obj(booking_properties(False),
+                              ["startIso", "clientName", "phone", "carMake", "carPlate"],
+                              description="Exactly the seed's body shape is accepted (§9.2). `null` = absent."),
+        "AdminBookingRequest": obj(booking_properties(True), ["startIso", "clientName"]),
+        "PresignRequest": obj({
+            "appointmentId": uuid(),
+            "kind": string(enum=KINDS),
+            "filename": text(1, 255, "Informational only."),
+            "contentType": string(enum=CONTENT_TYPES, description="Case-insensitive, no parameters."),
+            "sizeBytes": integer(1, 15_728_640, description="When given, `Content-Length` is signed; larger → 413."),
+        }, ["appointmentId", "kind", "filename", "contentType"]),
+        "LinkPhotosRequest": obj({
+            "kind": string(enum=KINDS),
+            "photoUrls": array(string(), min_items=1, max_items=10,
+                               description="`ref` values from presign; duplicates are collapsed."),
+        }, ["kind", "photoUrls"]),
+        "ProfileRequest": obj({
+            "name": text(2, 100),
+            "carMake": text(2, 50),
+            "carPlate": text(2, 20),
+            "phone": string(description=PHONE_NOTE),
+            "telegram": string(pattern=r"^@?[A-Za-z0-9_]{5,32}$"),
+            "profilePhotoUrl": string(description="`https` URL or `preset:<name>` (`^[a-z0-9_]{1,32}$`)."),
+        }, ["name", "carMake", "carPlate"], description="Creates or replaces the profile."),
+        "AdminLoginRequest": obj({"username": string(description="Case-insensitive after trimming."),
+                                  "password": string(max_length=128, description="Never trimmed.")},
+                                 ["username", "password"]),
+        "PasswordChangeRequest": obj({"currentPassword": string(), "newPassword": string(12, 128)},
+                                     ["currentPassword", "newPassword"]),
+        "CreateApiKeyRequest": obj({"name": text(2, 100), "fullAccess": boolean(False)}, ["name"]),
+        "CreateServiceRequest": obj({
+            "name": text(2, 100),
+            "description": text(0, 2000, "Default `\"\"`.", multiline=True),
+            "priceRub": integer(0, 10_000_000),
+            "durationMinutes": integer(15, 720, multiple_of=5),
+            "imageUrl": string(fmt="uri", max_length=2048),
+            "active": boolean(True),
+        }, ["name", "priceRub", "durationMinutes"]),
+        "UpdateServiceRequest": obj({
+            "name": text(2, 100),
+            "description": nullable(text(0, 2000, "`null` stores `\"\"`.", multiline=True)),
+            "priceRub": integer(0, 10_000_000),
+            "durationMinutes": integer(15, 720, multiple_of=5),
+            "imageUrl": nullable(string(fmt="uri", max_length=2048, description="`null` clears.")),
+            "active": boolean(),
+        }, [], description="Partial: absent fields are unchanged; no known field → `400 Nothing to update`."),
+        "UpdateAppointmentRequest": obj({
+            "status": string(enum=STATUSES, description="Must be allowed by §5, else 409."),
+            "notes": nullable(text(0, 500, "Blank or `null` clears.", multiline=True)),
+        }, [], description="Partial; no known field → `400 Nothing to update`."),
+        "PriorityRequest": obj({"priority": string(enum=PRIORITIES)}, ["priority"]),
+        "MessageRequest": obj({"text": text(1, 2000, multiline=True)}, ["text"]),
+        "UpdateSettingsRequest": obj({
+            "studioName": text(2, 100),
+            "timezone": string(),
+            "workingHours": described(ref("WorkingHours"), "Replaces all seven days; every day key is required."),
+            "slotStepMinutes": integer(5, 240, multiple_of=5),
+            "capacity": integer(1, 20),
+            "bookingWindowDays": integer(1, 365),
+            "leadTimeMinutes": integer(0, 10080),
+        }, [], description="Partial at the top level; runs under the booking lock."),
+    }
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Parameters, headers, responses
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def path_param(name: str, description: str) -> dict:
+    return {"name": name, "in": "path", "required": True, "description": description, "schema": uuid()}
+
+
+def query(name: str, schema: dict, description: str | None = None, *, required: bool = False) -> dict:
+    param = {"name": name, "in": "query", "required": required, "schema": schema}
+    if description:
+        param["description"] = description
+    return param
+
+
+PAGINATION = [{"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/offset"}]
+IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
+               "schema": string(1, 100, pattern=r"^[A-Za-z0-9._:-]{1,100}$"),
+               "description": "Replays within 24 h answer the same appointment with `Idempotent-Replayed: true`."}
+
+
+def headers_components() -> dict:
+    return {
+        "X-Request-Id": {"description": "The request's id (echoed when it matches `^[A-Za-z0-9._-]{1,128}$`).",
+                         "schema": string()},
+        "X-Total-Count": {"description": "Items matching the filters before paging.", "schema": integer(0)},
+        "Location": {"description": "Path of the created resource.", "schema": string()},
+        "Retry-After": {"description": "Seconds to wait (at least 1).", "schema": integer(1)},
+        "Idempotent-Replayed": {"description": "`true` when answered from an idempotency record.",
+                                "schema": string(enum=["true"])},
+        "Cache-Control": {"description": "`public, max-age=300` on the client service routes, else `no-store`.",
+                          "schema": string()},
+        "ETag": {"description": "Quoted hex MD5 of the stored bytes.", "schema": string()},
+    }
+
+
+def header_ref(name: str) -> dict:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
+def json_response(description: str, schema: dict, *, headers: tuple[str, ...] = ()) -> dict:
+    return {
+        "description": description,
+        "headers": {name: header_ref(name) for name in ("X-Request-Id", "Cache-Control", *headers)},
+        "content": {JSON: {"schema": schema}},
+    }
+
+
+def no_content(description: str) -> dict:
+    return {"description": description, "headers": {"X-Request-Id": header_ref("X-Request-Id")}}
+
+
+ERROR_RESPONSES = {
+    "400": ("BadRequest", "Missing or invalid input (`Missing required fields: …`, `Invalid field: …`, "
+                          "`Invalid JSON body`, …).", ()),
+    "401": ("Unauthorized", "Missing or invalid credential.", ()),
+    "403": ("Forbidden", "Blocked install, or an organisation key on an install route.", ()),
+    "404": ("NotFound", "Unknown route or id, or an id the caller may not see.", ()),
+    "409": ("Conflict", "Capacity exhausted, illegal transition, cancelled appointment, photo limit, name clash, "
+                        "idempotency-key reuse.", ()),
+    "413": ("PayloadTooLarge", "JSON body over 64 KiB, or a photo over 15 MiB.", ()),
+    "415": ("UnsupportedMediaType", "`Content-Type must be application/json`.", ()),
+    "429": ("TooManyRequests", "`Too many requests`.", ("Retry-After",)),
+    "503": ("ServiceUnavailable", "`Service temporarily unavailable` (database unavailable).", ("Retry-After",)),
+}
+
+
+def responses_components() -> dict:
+    result = {name: json_response(description, ref("Error"), headers=headers)
+              for name, description, headers in ERROR_RESPONSES.values()}
+    result["InternalServerError"] = json_response("`Internal server error`.", ref("Error"))
+    return result
+
+
+def errors(*statuses: int, body: bool = False) -> dict:
+    """Error responses of an operation; body routes add 413/415, every route 500 and 503."""
+    codes = [str(code) for code in statuses]
+    if body:
+        codes += ["413", "415"]
+    codes.append("503")
+    result = {code: {"$ref": f"#/components/responses/{ERROR_RESPONSES[code][0]}"} for code in sorted(set(codes))}
+    result["500"] = {"$ref": "#/components/responses/InternalServerError"}
+    return result
+
+
+def json_body(schema_name: str, description: str | None = None) -> dict:
+    body = {"required": False, "content": {JSON: {"schema": ref(schema_name)}}}
+    if description:
+        body["description"] = description
+    return body
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Operations
+# ---------------------------------------------------------------------------------------------------------------------
+
+PUBLIC: list = []
+KEY = [{"apiKey": []}, {"apiKeyBearer": []}]
+ADMIN = [{"adminToken": []}]
+
+
+class Paths:
+    """Collects operations; several blocks may add methods to one path."""
+
+    def __init__(self) -> None:
+        self.paths: dict = {}
+        self.operation_ids: set[str] = set()
+
+    def add(self, method: str, path: str, operation_id: str, *, tag: str, summary: str, responses: dict,
+            security: list, parameters: list | None = None, body: dict | None = None,
+            description: str | None = None) -> None:
+        assert operation_id not in self.operation_ids, f"duplicate operationId {operation_id}"
+        self.operation_ids.add(operation_id)
+        operation: dict = {"operationId": operation_id, "tags": [tag], "summary": summary, "responses": responses,
+                           "security": security}
+        if description:
+            operation["description"] = description
+        if parameters:
+            operation["parameters"] = parameters
+        if body:
+            operation["requestBody"] = body
+        item = self.paths.setdefault(path, {})
+        assert method not in item, f"{method.upper()} {path} described twice"
+        item[method] = operation
+
+
+APPOINTMENT_ID = path_param("appointmentId", "Appointment id (malformed ids answer 404).")
+SERVICE_ID = path_param("serviceId", "Service id.")
+KEY_ID = path_param("keyId", "Organisation key id.")
+INSTALL_ID = path_param("installId", "Install id.")
+MESSAGE_ID = path_param("messageId", "Message id.")
+PHOTO_ID = path_param("photoId", "Photo id.")
+
+
+def operational_routes(p: Paths) -> None:
+    """§4.8: shared root routes and ping."""
+    tag = "Operations"
+    p.add("get", "/health", "getHealth", tag=tag, summary="Liveness", security=PUBLIC,
+          description="Shared with the other product; touches no dependency.",
+          responses={"200": json_response("Alive.", ref("Health"))})
+    p.add("get", "/health/ready", "getReadiness", tag=tag, summary="Readiness", security=PUBLIC,
+          description="Database and object store (2 s each); the other product's transcription engine is "
+                      "reported but only makes the answer `degraded`.",
+          responses={"200": json_response("Ready or degraded.", ref("Readiness")),
+                     "503": json_response("A dependency is down.", ref("ReadinessFailure"), headers=("Retry-After",))})
+    p.add("get", "/openapi/autodetail.json", "getOpenAPIDocument", tag=tag, summary="This document", security=PUBLIC,
+          responses={"200": json_response("OpenAPI 3.1 description of AutoDetail Hub.",
+                                          {"type": "object", "additionalProperties": True})})
+    p.add("get", "/api/ping", "ping", tag=tag, summary="Ping", security=PUBLIC,
+          responses={"200": json_response("`{\"message\": PING_MESSAGE}`.", ref("Ping"))})
+
+
+def key_routes(p: Paths) -> None:
+    """§4.1."""
+    tag = "Keys"
+    p.add("post", "/api/auth/validate-key", "validateKey", tag=tag, summary="Check an API key", security=PUBLIC,
+          description="Public; 30 requests per client IP per 60 s. Every non-200 answer carries `\"valid\": false` "
+                      "next to `error`. A 200 is a use of the key.",
+          body=json_body("ValidateKeyRequest"),
+          responses={"200": json_response("The key is valid.", ref("ValidateKeyResponse")),
+                     **{code: json_response(text_, ref("ValidateKeyError"), headers=headers)
+                        for code, text_, headers in [
+                            ("400", "Missing or invalid `apiKey`, or an invalid JSON body.", ()),
+                            ("401", "`Invalid API key` (wrong shape, unknown or revoked).", ()),
+                            ("403", "`This app installation has been blocked`.", ()),
+                            ("413", "`Request body too large`.", ()),
+                            ("415", "`Content-Type must be application/json`.", ()),
+                            ("429", "`Too many requests`.", ("Retry-After",)),
+                            ("500", "`Internal server error`.", ()),
+                            ("503", "`Service temporarily unavailable`.", ("Retry-After",))]}})
+    p.add("post", "/api/ios/init", "initInstall", tag=tag, summary="Mint an install key", security=PUBLIC,
+          description="No body. 10 requests per client IP per hour. Creates an `ios` key (shown only here) and an "
+                      "empty install profile.",
+          responses={"200": json_response("A new install identity.", ref("InstallInitResponse")),
+                     **errors(429)})
+
+
+def catalogue_routes(p: Paths) -> None:
+    """§4.2, §4.3."""
+    tag = "Catalogue"
+    p.add("get", "/api/client/services", "listServices", tag=tag, summary="Active services", security=PUBLIC,
+          description="Sorted by the normalised name, then id; `Cache-Control: public, max-age=300`.",
+          responses={"200": json_response("Active services.", array(ref("Service"))), **errors()})
+    p.add("get", "/api/client/services/{serviceId}", "getService", tag=tag, summary="One active service",
+          security=PUBLIC, parameters=[SERVICE_ID],
+          responses={"200": json_response("The service.", ref("Service")), **errors(404)})
+    p.add("get", "/api/client/availability", "getAvailability", tag=tag, summary="Slots of one day",
+          security=PUBLIC,
+          description="Every grid slot of a studio-local date (§6), with remaining bays and the first reason it "
+                      "cannot be booked. Advisory only: bookings re-check under the booking lock.",
+          parameters=[query("serviceId", uuid(), "An active service.", required=True),
+                      query("date", date(), "Studio-local date.", required=True)],
+          responses={"200": json_response("The day's slots.", ref("Availability")), **errors(400, 404)})
+
+
+def client_routes(p: Paths) -> None:
+    """§4.4, §4.5."""
+    tag = "Appointments"
+    p.add("post", "/api/client/appointments", "createAppointment", tag=tag, summary="Book a slot", security=KEY,
+          description="Capacity is enforced in one serialised transaction (§3.9 rule 5). `source` is `ios` for "
+                      "install keys, `api` for organisation keys.",
+          parameters=[IDEMPOTENCY], body=json_body("BookingRequest"),
+          responses={"201": json_response("Booked (or replayed).", ref("Appointment"),
+                                          headers=("Location", "Idempotent-Replayed")),
+                     **errors(400, 401, 403, 409, body=True)})
+    p.add("get", "/api/client/appointments", "listAppointments", tag=tag, summary="The key's appointments",
+          security=KEY, description="`startIso` descending, then id; organisation keys with `fullAccess` see all.",
+          parameters=[query("status", string(enum=STATUSES)), query("phone", string(description=PHONE_NOTE)),
+                      *PAGINATION],
+          responses={"200": json_response("Appointments.", array(ref("Appointment")), headers=("X-Total-Count",)),
+                     **errors(400, 401, 403)})
+    p.add("get", "/api/client/appointments/{appointmentId}", "getAppointment", tag=tag, summary="One appointment",
+          security=KEY, parameters=[APPOINTMENT_ID],
+          responses={"200": json_response("The appointment, photo URLs freshly signed.", ref("Appointment")),
+                     **errors(401, 403, 404)})
+    p.add("post", "/api/client/appointments/{appointmentId}/cancel", "cancelAppointment", tag=tag,
+          summary="Cancel before the start", security=KEY, parameters=[APPOINTMENT_ID],
+          description="No body. An already cancelled appointment answers 200 unchanged.",
+          responses={"200": json_response("Cancelled.", ref("Appointment")), **errors(401, 403, 404, 409)})
+    tag = "Photos"
+    p.add("post", "/api/uploads/presign", "presignUpload", tag=tag, summary="Presigned PUT for one photo",
+          security=KEY, body=json_body("PresignRequest"),
+          responses={"200": json_response("Upload URL and ref.", ref("PresignResponse")),
+                     **errors(400, 401, 403, 404, 409, body=True)})
+    p.add("post", "/api/client/appointments/{appointmentId}/photos", "linkPhotos", tag=tag,
+          summary="Link uploaded photos", security=KEY, parameters=[APPOINTMENT_ID],
+          description="Refs checked in order (HEAD before the transaction); all or nothing; already linked refs "
+                      "are skipped.",
+          body=json_body("LinkPhotosRequest"),
+          responses={"200": json_response("The updated appointment.", ref("Appointment")),
+                     **errors(400, 401, 403, 404, 409, body=True)})
+
+
+def install_routes(p: Paths) -> None:
+    """§4.6: install keys only."""
+    tag = "Install"
+    p.add("get", "/api/ios/profile", "getProfile", tag=tag, summary="The install's profile", security=KEY,
+          responses={"200": json_response("Profile.", ref("InstallProfile")), **errors(401, 403)})
+    p.add("post", "/api/ios/profile", "replaceProfile", tag=tag, summary="Create or replace the profile",
+          security=KEY, body=json_body("ProfileRequest"),
+          responses={"200": json_response("Profile.", ref("InstallProfile")), **errors(400, 401, 403, body=True)})
+    p.add("get", "/api/ios/messages", "listMessages", tag=tag, summary="Messages from the studio", security=KEY,
+          description="Newest first; `X-Total-Count` counts the messages matching `unreadOnly`.",
+          parameters=[query("unreadOnly", boolean(False)), *PAGINATION],
+          responses={"200": json_response("Messages.", ref("MessageList"), headers=("X-Total-Count",)),
+                     **errors(400, 401, 403)})
+    p.add("post", "/api/ios/messages/{messageId}/read", "readMessage", tag=tag, summary="Mark a message read",
+          security=KEY, parameters=[MESSAGE_ID],
+          responses={"200": json_response("The message.", ref("AppMessage")), **errors(401, 403, 404)})
+
+
+def admin_routes(p: Paths) -> None:
+    """§4.7."""
+    tag = "Admin: session"
+    p.add("post", "/api/admin/login", "adminLogin", tag=tag, summary="Log in", security=PUBLIC,
+          description="Rate-limited per IP, per (username, IP) failures and per username failures (§2.7).",
+          body=json_body("AdminLoginRequest"),
+          responses={"200": json_response("Token (12 h).", ref("AdminLoginResponse")),
+                     **errors(400, 401, 429, body=True)})
+    p.add("post", "/api/admin/logout", "adminLogout", tag=tag, summary="Revoke the token", security=ADMIN,
+          responses={"204": no_content("Logged out."), **errors(401)})
+    p.add("post", "/api/admin/password", "adminChangePassword", tag=tag, summary="Change the password",
+          security=ADMIN, description="Every other session of the admin is revoked.",
+          body=json_body("PasswordChangeRequest"),
+          responses={"204": no_content("Changed."), **errors(400, 401, body=True)})
+
+    tag = "Admin: API keys"
+    p.add("get", "/api/admin/api-keys", "adminListApiKeys", tag=tag, summary="Organisation keys", security=ADMIN,
+          parameters=[query("revoked", boolean()), *PAGINATION],
+          responses={"200": json_response("Newest first.", array(ref("ApiKey")), headers=("X-Total-Count",)),
+                     **errors(400, 401)})
+    p.add("post", "/api/admin/api-keys", "adminCreateApiKey", tag=tag, summary="Create an organisation key",
+          security=ADMIN, body=json_body("CreateApiKeyRequest"),
+          responses={"201": json_response("Created; the full key is shown once.", ref("CreatedApiKey"),
+                                          headers=("Location",)),
+                     **errors(400, 401, body=True)})
+    p.add("get", "/api/admin/api-keys/{keyId}", "adminGetApiKey", tag=tag, summary="One organisation key",
+          security=ADMIN, parameters=[KEY_ID],
+          responses={"200": json_response("The key.", ref("ApiKey")), **errors(401, 404)})
+    p.add("delete", "/api/admin/api-keys/{keyId}", "adminRevokeApiKey", tag=tag, summary="Revoke a key",
+          security=ADMIN, parameters=[KEY_ID],
+          responses={"204": no_content("Revoked (also when already revoked)."), **errors(401, 404)})
+
+    tag = "Admin: services"
+    p.add("get", "/api/admin/services", "adminListServices", tag=tag, summary="All services", security=ADMIN,
+          parameters=[query("active", boolean())],
+          responses={"200": json_response("Services.", array(ref("Service"))), **errors(400, 401)})
+    p.add("post", "/api/admin/services", "adminCreateService", tag=tag, summary="Create a service", security=ADMIN,
+          body=json_body("CreateServiceRequest"),
+          responses={"201": json_response("Created.", ref("Service"), headers=("Location",)),
+                     **errors(400, 401, 409, body=True)})
+    p.add("get", "/api/admin/services/{serviceId}", "adminGetService", tag=tag, summary="One service",
+          security=ADMIN, parameters=[SERVICE_ID],
+          responses={"200": json_response("The service (also inactive).", ref("Service")), **errors(401, 404)})
+    p.add("put", "/api/admin/services/{serviceId}", "adminUpdateService", tag=tag, summary="Update a service",
+          security=ADMIN, parameters=[SERVICE_ID], body=json_body("UpdateServiceRequest"),
+          responses={"200": json_response("Updated.", ref("Service")), **errors(400, 401, 404, 409, body=True)})
+    p.add("delete", "/api/admin/services/{serviceId}", "adminDeleteService", tag=tag, summary="Soft delete",
+          security=ADMIN, parameters=[SERVICE_ID],
+          responses={"204": no_content("Inactive."), **errors(401, 404)})
+
+    tag = "Admin: appointments"
+    p.add("get", "/api/admin/appointments", "adminListAppointments", tag=tag, summary="All appointments",
+          security=ADMIN, description="`startIso` ascending, then id.",
+          parameters=[query("date", date(), "Studio-local day; not with from/to."),
+                      query("from", date()), query("to", date()), query("status", string(enum=STATUSES)),
+                      query("phone", string(description=PHONE_NOTE)),
+                      query("search", string(1, 100, description="Substring of name, plate, phone or service.")),
+                      query("installId", uuid()), *PAGINATION],
+          responses={"200": json_response("Appointments.", array(ref("AdminAppointment")),
+                                          headers=("X-Total-Count",)),
+                     **errors(400, 401)})
+    p.add("post", "/api/admin/appointments", "adminCreateAppointment", tag=tag, summary="Book from the console",
+          security=ADMIN, description="Slot rules of §6 rule 16; same capacity lock as client bookings.",
+          parameters=[IDEMPOTENCY], body=json_body("AdminBookingRequest"),
+          responses={"201": json_response("Booked.", ref("AdminAppointment"), headers=("Location", "Idempotent-Replayed")),
+                     **errors(400, 401, 409, body=True)})
+    p.add("get", "/api/admin/appointments/{appointmentId}", "adminGetAppointment", tag=tag,
+          summary="One appointment", security=ADMIN, parameters=[APPOINTMENT_ID],
+          responses={"200": json_response("The appointment.", ref("AdminAppointment")), **errors(401, 404)})
+    p.add("put", "/api/admin/appointments/{appointmentId}", "adminUpdateAppointment", tag=tag,
+          summary="Status and notes", security=ADMIN, parameters=[APPOINTMENT_ID],
+          body=json_body("UpdateAppointmentRequest"),
+          responses={"200": json_response("Updated.", ref("AdminAppointment")),
+                     **errors(400, 401, 404, 409, body=True)})
+    p.add("post", "/api/admin/uploads/presign", "adminPresignUpload", tag=tag, summary="Presign (console)",
+          security=ADMIN, body=json_body("PresignRequest"),
+          responses={"200": json_response("Upload URL and ref.", ref("PresignResponse")),
+                     **errors(400, 401, 404, 409, body=True)})
+    p.add("post", "/api/admin/appointments/{appointmentId}/photos", "adminLinkPhotos", tag=tag,
+          summary="Link photos (console)", security=ADMIN, parameters=[APPOINTMENT_ID],
+          body=json_body("LinkPhotosRequest"),
+          responses={"200": json_response("The updated appointment.", ref("AdminAppointment")),
+                     **errors(400, 401, 404, 409, body=True)})
+    p.add("delete", "/api/admin/appointments/{appointmentId}/photos/{photoId}", "adminDeletePhoto", tag=tag,
+          summary="Remove a photo", security=ADMIN, parameters=[APPOINTMENT_ID, PHOTO_ID],
+          description="The object is deleted after the transaction has committed.",
+          responses={"204": no_content("Removed."), **errors(401, 404)})
+
+    tag = "Admin: installs"
+    p.add("get", "/api/admin/ios-users", "adminListInstalls", tag=tag, summary="App installations",
+          security=ADMIN, description="`lastSeenAt` descending (nulls last), `createdAt` descending, id.",
+          parameters=[query("search", string(1, 100)), query("priority", string(enum=PRIORITIES)), *PAGINATION],
+          responses={"200": json_response("Installs.", array(ref("IosUser")), headers=("X-Total-Count",)),
+                     **errors(400, 401)})
+    p.add("get", "/api/admin/ios-users/stats", "adminInstallStats", tag=tag, summary="Counts", security=ADMIN,
+          responses={"200": json_response("Counts.", ref("InstallStats")), **errors(401)})
+    p.add("get", "/api/admin/ios-users/{installId}", "adminGetInstall", tag=tag, summary="One installation",
+          security=ADMIN, parameters=[INSTALL_ID],
+          responses={"200": json_response("With the latest 100 messages.", ref("IosUserDetail")), **errors(401, 404)})
+    p.add("delete", "/api/admin/ios-users/{installId}", "adminDeleteInstall", tag=tag, summary="Delete",
+          security=ADMIN, parameters=[INSTALL_ID],
+          description="Revokes the key, deletes the profile and its messages; appointments keep `installId = null`.",
+          responses={"204": no_content("Deleted."), **errors(401, 404)})
+    p.add("put", "/api/admin/ios-users/{installId}/priority", "adminSetInstallPriority", tag=tag,
+          summary="Priority (blocking)", security=ADMIN, parameters=[INSTALL_ID], body=json_body("PriorityRequest"),
+          responses={"200": json_response("The install.", ref("IosUser")), **errors(400, 401, 404, body=True)})
+    p.add("post", "/api/admin/ios-users/{installId}/message", "adminSendMessage", tag=tag, summary="Send a message",
+          security=ADMIN, parameters=[INSTALL_ID], body=json_body("MessageRequest"),
+          responses={"201": json_response("Sent.", ref("AdminMessage"), headers=("Location",)),
+                     **errors(400, 401, 404, body=True)})
+
+    tag = "Admin: settings"
+    p.add("get", "/api/admin/settings", "adminGetSettings", tag=tag, summary="Studio settings", security=ADMIN,
+          responses={"200": json_response("Settings.", ref("StudioSettings")), **errors(401)})
+    p.add("put", "/api/admin/settings", "adminUpdateSettings", tag=tag, summary="Update studio settings",
+          security=ADMIN, body=json_body("UpdateSettingsRequest"),
+          responses={"200": json_response("Settings.", ref("StudioSettings")), **errors(400, 401, body=True)})
+
+
+def storage_routes(p: Paths) -> None:
+    """§4.5.2, §7.4: the embedded object store (S3 XML errors; presigned query authentication only)."""
+    tag = "Object store"
+    xml_error = {"description": "S3 error document (`<Error><Code>…</Code>…</Error>`).",
+                 "content": {"application/xml": {"schema": string()}}}
+    key_param = {"name": "key", "in": "path", "required": True, "schema": string(),
+                 "description": "Object key, e.g. `appointments/{id}/{kind}/{uuid}.jpg`."}
+    bucket_param = {"name": "bucket", "in": "path", "required": True, "schema": string()}
+    common = dict(tag=tag, security=PUBLIC, parameters=[bucket_param, key_param])
+    errors_xml = {code: xml_error for code in ("400", "403", "404", "405", "411", "413", "416")}
+    p.add("put", "/storage/{bucket}/{key}", "storagePut", summary="Presigned upload", **common,
+          description="The signature in the URL authorises the request; `Content-Length` required, at most 15 MiB "
+                      "for the AutoDetail bucket; write-once (a second PUT answers 403 `AccessDenied`).",
+          body={"required": True, "content": {"image/*": {"schema": string(fmt="binary")}}},
+          responses={"200": {"description": "Stored; empty body.", "headers": {"ETag": header_ref("ETag")}},
+                     **errors_xml})
+    p.add("get", "/storage/{bucket}/{key}", "storageGet", summary="Presigned download", **common,
+          description="`Range` supported; `Cache-Control: private, max-age=3600`.",
+          responses={"200": {"description": "The bytes.", "content": {"image/*": {"schema": string(fmt="binary")}}},
+                     "206": {"description": "A byte range."}, **errors_xml})
+    p.add("head", "/storage/{bucket}/{key}", "storageHead", summary="Presigned metadata", **common,
+          responses={"200": {"description": "Headers only."}, **errors_xml})
+    for method in ("post", "delete", "options", "patch"):
+        p.add(method, "/storage/{bucket}/{key}", f"storage{method.capitalize()}Object", summary="Not allowed",
+              **common, responses={"405": xml_error})
+    bucket_only = dict(tag=tag, security=PUBLIC, parameters=[bucket_param])
+    p.add("post", "/storage/{bucket}", "storagePostForm", summary="Presigned POST form (other product)",
+          **bucket_only, description="Used by the other product's recordings; AutoDetail uses presigned PUT.",
+          responses={"204": {"description": "Stored."}, **errors_xml})
+    for method in ("get", "head", "put", "delete", "options", "patch"):
+        p.add(method, "/storage/{bucket}", f"storage{method.capitalize()}Bucket", summary="Not allowed",
+              **bucket_only, responses={"405": xml_error})
+
+
+def build_document() -> dict:
+    p = Paths()
+    operational_routes(p)
+    key_routes(p)
+    catalogue_routes(p)
+    client_routes(p)
+    install_routes(p)
+    admin_routes(p)
+    storage_routes(p)
+    schemas = {**response_schemas(), **request_schemas()}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "AutoDetail Hub API",
+            "version": "1.0.0",
+            "description": "Bookings without double booking, photos uploaded straight to object storage, per-install "
+                           "API keys and the studio's console API. Specification: "
+                           "shared/contracts/autodetail-api.md. Every 4xx/5xx body of the `/api/` routes is "
+                           "`{\"error\": \"<message>\"}` (validate-key adds `\"valid\": false`).",
+        },
+        "servers": [{"url": "http://localhost:8080", "description": "Development"}],
+        "paths": p.paths,
+        "components": {
+            "securitySchemes": {
+                "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key",
+                           "description": "Organisation key (`org_…`) or install key (`ios_…`), §2.4."},
+                "apiKeyBearer": {"type": "http", "scheme": "bearer",
+                                 "description": "The same API key as `Authorization: Bearer`, used when "
+                                                "`X-API-Key` is absent."},
+                "adminToken": {"type": "http", "scheme": "bearer",
+                               "description": "`adm_…` token from `POST /api/admin/login` (12 h)."},
+            },
+            "schemas": schemas,
+            "parameters": {
+                "limit": query("limit", integer(1, 200, default=50), "Page size (§1.8)."),
+                "offset": query("offset", integer(0, 2147483647, default=0), "Items to skip (§1.8)."),
+            },
+            "headers": headers_components(),
+            "responses": responses_components(),
+        },
+    }
+
+
+def render(document: dict) -> str:
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="fail if the committed document is not up to date")
+    parser.add_argument("--stdout", action="store_true", help="print the document instead of writing it")
+    args = parser.parse_args()
+
+    text_ = render(build_document())
+    if args.stdout:
+        sys.stdout.write(text_)
+    elif args.check:
+        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text_:
+            print(f"{OUTPUT.relative_to(ROOT)} is out of date; run {Path(__file__).relative_to(ROOT)}",
+                  file=sys.stderr)
+            return 1
+    else:
+        OUTPUT.write_text(text_, encoding="utf-8")
+        print(f"wrote {OUTPUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
