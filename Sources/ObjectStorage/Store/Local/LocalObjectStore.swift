@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import Vapor
 
 /// The embedded object store: objects as files under one root, served at `/storage/{bucket}/{key}` by
