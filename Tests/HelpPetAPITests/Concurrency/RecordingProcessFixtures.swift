@@ -81,9 +81,18 @@ enum RecordingProcessFixtures {
         return found
     }
 
-    /// Files in the embedded store's temporary folder.
-    static func temporaryFiles(dataDir: URL) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: dataDir.appendingPathComponent("objects/.tmp").path)) ?? []
+    /// Upload files (`upload-*`) anywhere below the embedded store's temporary folder (one subfolder per running
+    /// store instance), with their sizes.
+    static func temporaryUploadFiles(dataDir: URL) -> [(path: String, size: Int)] {
+        let root = dataDir.appendingPathComponent("objects/.tmp")
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        var found: [(String, Int)] = []
+        while let path = enumerator?.nextObject() as? String {
+            guard (path as NSString).lastPathComponent.hasPrefix("upload-") else { continue }
+            let size = (try? FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path))?[.size] as? Int
+            found.append((path, size ?? 0))
+        }
+        return found
     }
 
     /// The demo appointment 1 (three pets) of the server's seed day, read from vet1's dashboard.

@@ -31,7 +31,7 @@ import Testing
             _ = try? await upload.value
 
             let restarted = try await group.start(database)
-            #expect(RecordingProcessFixtures.temporaryFiles(dataDir: database.directory).isEmpty)
+            #expect(RecordingProcessFixtures.temporaryUploadFiles(dataDir: database.directory).isEmpty)
             #expect(!FileManager.default.fileExists(
                 atPath: database.directory.appendingPathComponent("objects/helppetai-visit-recordings/\(key)").path))
             let again = try await RecordingProcessFixtures.initiate(restarted, token: token, pet: Demo.pet(1), appointment: appointment)
@@ -102,9 +102,6 @@ import Testing
     }
 
     static func largestTemporaryFile(_ dataDir: URL) -> Int {
-        let folder = dataDir.appendingPathComponent("objects/.tmp")
-        return RecordingProcessFixtures.temporaryFiles(dataDir: dataDir).compactMap {
-            (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path))?[.size] as? Int
-        }.max() ?? 0
+        RecordingProcessFixtures.temporaryUploadFiles(dataDir: dataDir).map(\.size).max() ?? 0
     }
 }
