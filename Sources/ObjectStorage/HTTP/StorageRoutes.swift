@@ -44,11 +44,10 @@ public struct StorageRoutes: RouteCollection, Sendable {
 
         // Explicit 405s (otherwise the router would answer 404). Bodies are streamed and never read, so a large
         // body cannot be buffered first.
-        let other: [HTTPMethod] = [.GET, .HEAD, .PUT, .DELETE, .PATCH, .OPTIONS, .POST]
-        for method in other where method != .POST {
+        for method: HTTPMethod in [.GET, .HEAD, .PUT, .DELETE, .PATCH, .OPTIONS] {
             storage.on(method, ":bucket", body: .stream) { self.methodNotAllowed($0) }
         }
-        for method in other where ![.GET, .HEAD, .PUT].contains(method) {
+        for method: HTTPMethod in [.POST, .DELETE, .PATCH, .OPTIONS] {
             storage.on(method, ":bucket", "**", body: .stream) { self.methodNotAllowed($0) }
         }
     }

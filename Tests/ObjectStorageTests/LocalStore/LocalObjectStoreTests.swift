@@ -79,7 +79,7 @@ import Vapor
             }
             #expect(await store.bucketReachable(bucket: Self.bucket))
             #expect(await !store.bucketReachable(bucket: "nope"))
-            #expect(directory.files(under: "objects/.tmp").isEmpty)
+            #expect(directory.uploadFiles(root: "objects").isEmpty)
         }
     }
 
@@ -111,7 +111,7 @@ import Vapor
             let winnerIndex = try #require((0..<12).first { md5Hex(testBytes(300_000, seed: UInt64($0))) == stored.etag })
             #expect(try Data(contentsOf: directory.url.appendingPathComponent("objects/\(Self.bucket)/race/one.m4a"))
                 == testBytes(300_000, seed: UInt64(winnerIndex)))
-            #expect(directory.files(under: "objects/.tmp").isEmpty)
+            #expect(directory.uploadFiles(root: "objects").isEmpty)
         }
     }
 
@@ -142,8 +142,35 @@ import Vapor
         #expect(info?.contentType == "audio/mp4")
         #expect(info?.etag == md5Hex(bytes))
         #expect(try await store.head(bucket: Self.bucket, key: "never/linked.m4a") == nil)
-        #expect(directory.files(under: "objects/.tmp").isEmpty)
+        #expect(directory.uploadFiles(root: "objects").isEmpty)
         await store.shutdown()
+    }
+
+    @Test func startupLeavesLiveNeighboursAloneAndCleansDeadInstances() async throws {
+        let directory = TemporaryDirectory("instances")
+        defer { directory.remove() }
+        let first = try await LocalObjectStore.open(configuration(directory))
+        let upload = try await first.beginUpload()
+        try await upload.writer.append(ByteBuffer(data: testBytes(1000)))
+
+        // A dead instance: a lock file nobody holds, with an unfinished upload in its directory.
+        let temp = directory.url.appendingPathComponent("objects/.tmp")
+        try Data().write(to: temp.appendingPathComponent("0dead.lock"))
+        try FileManager.default.createDirectory(at: temp.appendingPathComponent("0dead"), withIntermediateDirectories: true)
+        try testBytes(10).write(to: temp.appendingPathComponent("0dead/upload-x.data"))
+
+        // A second process sharing the root starts while the first is mid-upload.
+        let second = try await LocalObjectStore.open(configuration(directory))
+        #expect(FileManager.default.fileExists(atPath: upload.writer.path))
+        #expect(!FileManager.default.fileExists(atPath: temp.appendingPathComponent("0dead").path))
+        #expect(!FileManager.default.fileExists(atPath: temp.appendingPathComponent("0dead.lock").path))
+
+        let (size, md5) = try await upload.writer.finish()
+        let info = try await first.publish(upload, bucket: Self.bucket, key: "shared/one.m4a", contentType: "audio/m4a", size: size, md5: md5)
+        #expect(try await second.head(bucket: Self.bucket, key: "shared/one.m4a") == info)
+        await first.shutdown()
+        await second.shutdown()
+        #expect(directory.files(under: "objects/.tmp").isEmpty)
     }
 
     @Test func urlsUsePublicBaseURLWhenSet() async throws {

@@ -25,6 +25,18 @@ import VaporTesting
     @Test(arguments: localPosts)
     func botocoreFormIsStored(_ vector: BotocoreVectors.Vector) async throws {
         try await withStorageApp(at: vector.signingDate.addingTimeInterval(60)) { context in
+            // The body size is part of the policy: one byte outside the range on either side is refused.
+            let range = vector.content_length_range!
+            let below = try await post(context, vector, form(vector, file: testBytes(Int(range[0]) - 1)))
+            #expect(below.status == .badRequest)
+            #expect(below.s3ErrorCode == "EntityTooSmall")
+            if range[1] <= 16 * 1_048_576 {
+                let above = try await post(context, vector, form(vector, file: testBytes(Int(range[1]) + 1)))
+                #expect(above.status == .badRequest)
+                #expect(above.s3ErrorCode == "EntityTooLarge")
+            }
+            #expect(context.objectFiles.isEmpty)
+
             let file = testBytes(Int(vector.valid_size!))
             let response = try await post(context, vector, form(vector, file: file))
             #expect(response.status == .noContent, "\(response.body.string)")

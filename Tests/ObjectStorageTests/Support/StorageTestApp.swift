@@ -16,8 +16,9 @@ struct StorageTestContext {
     static let autodetailBucket = "autodetail"
     static let host = "localhost:8080"
 
-    /// Files under `.tmp` (should be empty after every finished request).
-    var temporaryFiles: [String] { directory.files(under: ".tmp") }
+    /// Upload files under `.tmp` (none should remain after a finished request; the running store's lock file
+    /// is not an upload).
+    var temporaryFiles: [String] { directory.uploadFiles() }
 
     /// Every stored object file, `bucket/key` (metadata and temp files excluded).
     var objectFiles: [String] { directory.files().filter { !$0.hasPrefix(".") } }

@@ -26,4 +26,9 @@ struct TemporaryDirectory {
         }
         return result.sorted()
     }
+
+    /// Temporary upload files of an embedded store rooted here (`.tmp/**/upload-*`), wherever the root is.
+    func uploadFiles(root: String = "") -> [String] {
+        files(under: root.isEmpty ? ".tmp" : root + "/.tmp").filter { $0.split(separator: "/").last?.hasPrefix("upload-") == true }
+    }
 }
