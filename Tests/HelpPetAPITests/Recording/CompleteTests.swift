@@ -6,7 +6,7 @@ import VaporTesting
 
 /// `POST /visit-transcripts/audio/upload/complete/{visit_id}` (contract §4.10): optional body, field rules, visibility
 /// (members, creators, ADMIN), the 409s, and the `new → processing` transition with the size reported by storage.
-@Suite struct CompleteTests {
+@Suite struct RecordingCompleteTests {
     typealias F = RecordingFixtures
 
     static let sizeMessage = "file_size_bytes must be between 1 and 104857600"
@@ -98,6 +98,26 @@ import VaporTesting
             #expect(after.json.value == before.json.value, "nothing changes")
             #expect(try await F.jobs(app, visit: started.visitID) == [])
             #expect(try #require(try await F.visitRow(app, started.visitID)).state == "new")
+        }
+    }
+
+    /// Completing clears `reserved_at` and `reconcile_after` and reports the object URL (§4.10).
+    @Test func completeClearsTheReconcilerBookkeeping() async throws {
+        try await F.withApp { app in
+            let vet = try await app.token(for: Demo.vet1)
+            let started = try await F.initiated(app, vet, pet: Demo.pet(1), appointment: Demo.appointmentID(1, app))
+            try await F.upload(app, started, bytes: F.bytes(90))
+            let later = Date().addingTimeInterval(600)
+            try await F.exec(app, """
+                UPDATE visits SET reconcile_after = \(bind: later) WHERE id = \(bind: try F.uuid(started.visitID))
+                """)
+            let completed = try await F.complete(app, vet, started.visitID)
+            #expect(completed.status == .ok)
+            #expect(completed.json["audio_transcript_url"].string == "\(F.baseURL)/storage/\(F.bucket)/\(started.key)")
+            let row = try #require(try await F.visitRow(app, started.visitID))
+            #expect(row.state == "processing")
+            #expect(row.reconcileAfter == nil)
+            #expect(row.reservedAt == nil)
         }
     }
 

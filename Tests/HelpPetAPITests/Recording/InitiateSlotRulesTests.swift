@@ -6,7 +6,7 @@ import VaporTesting
 
 /// The slot table of initiate (contract §4.10): create; live legacy reservation → 409; `new` with the object →
 /// completed first (`reinitiate`); `new` without it → same visit, fresh URL; finished → 409 or replace.
-@Suite struct InitiateSlotRulesTests {
+@Suite struct RecordingInitiateSlotRulesTests {
     typealias F = RecordingFixtures
 
     @Test func anAppointmentSlotVisitIsCreatedPending() async throws {
@@ -262,6 +262,13 @@ import VaporTesting
             #expect(entry["summary_status"].string == "approved")
             #expect(entry["state"].string == "processing")
             #expect(entry["replaced_by"].string == Demo.vet1.id.lowercased)
+
+            // Initiating again while the replacement waits for its file re-issues the same key (a `new` visit).
+            let reissued = try await F.initiated(
+                app, vet, pet: Demo.pet(1), appointment: appointment, filename: "second.mp3", contentType: "audio/mpeg")
+            #expect(reissued.visitID == first.visitID)
+            #expect(reissued.key == second.key)
+            #expect(try await F.visit(app, vet, first.visitID).json["metadata"]["previous_recordings"].count == 1)
 
             // A replaced visit waiting for its file is not pending: it is listed and shown on the appointment.
             #expect(try await app.get(F.appointmentVisitsPath(appointment), token: vet).json.ids == [first.visitID])

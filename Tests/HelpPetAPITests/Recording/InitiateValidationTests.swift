@@ -7,7 +7,7 @@ import VaporTesting
 /// `POST /visit-transcripts/audio/upload/initiate` (contract §4.10): the field table, then the checks in order
 /// (404 Pet, 404 Appointment, 400 not associated, 400 inactive, practice errors, 409 cancelled). Nothing is
 /// created by a refused initiate.
-@Suite struct InitiateValidationTests {
+@Suite struct RecordingInitiateValidationTests {
     typealias F = RecordingFixtures
 
     static func base(_ changes: [String: Any?] = [:], removing: [String] = []) -> [String: Any?] {

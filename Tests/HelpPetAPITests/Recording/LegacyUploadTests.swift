@@ -6,7 +6,7 @@ import VaporTesting
 
 /// `POST /api/v1/upload/audio` (contract §4.11): multipart parts, type inference, every error in order (nothing is
 /// stored and no spool file is left when one is answered), the 201 body, takeovers and the declared-size 413.
-@Suite struct LegacyUploadTests {
+@Suite struct RecordingLegacyUploadTests {
     typealias F = RecordingFixtures
 
     @Test func aLegacyUploadCreatesACompletedVisit() async throws {

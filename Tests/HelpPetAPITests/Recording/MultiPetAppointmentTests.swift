@@ -6,7 +6,7 @@ import VaporTesting
 
 /// Seed 000 §11 "Testing Your Implementation" on demo appointment 1 (Bella, Max, Mittens): one recording per pet,
 /// three separate visits with the right pet and appointment, and uploads that do not interfere with each other.
-@Suite struct MultiPetAppointmentTests {
+@Suite struct RecordingMultiPetAppointmentTests {
     typealias F = RecordingFixtures
 
     /// The v2 flow, pet after pet. After every step the other pets are untouched: a pet's `recording` stays null

@@ -5,7 +5,7 @@ import Testing
 import VaporTesting
 
 /// `GET /visit-transcripts/audio/playback/{visit_id}` (contract §4.10) and the presigned GET it hands out (§7.4).
-@Suite struct PlaybackTests {
+@Suite struct RecordingPlaybackTests {
     typealias F = RecordingFixtures
 
     @Test func errors() async throws {

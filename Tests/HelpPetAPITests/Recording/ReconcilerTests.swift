@@ -8,7 +8,7 @@ import VaporTesting
 /// The reconciler of contract §5.1, run directly (`Reconciler.runOnce`) with a ManualClock moved past the grace:
 /// uploads that landed without a complete call are completed (R11), pending visits that never received anything
 /// are deleted, non-pending ones never are, and `processing` visits without a live job get their job re-queued.
-@Suite struct ReconcilerTests {
+@Suite struct RecordingReconcilerTests {
     typealias F = RecordingFixtures
 
     static func reconcile(_ app: Application, grace: TimeInterval = 1) async throws {
@@ -43,6 +43,8 @@ import VaporTesting
             let jobs = try await F.jobs(app, visit: started.visitID)
             #expect(jobs.map(\.status) == ["queued"])
             #expect(metadata["transcription_job_id"].string == jobs.first?.id.lowercased)
+            #expect(F.metric(app, #"helppet_recordings_completed_total{source="reconciler"}"#) == 1)
+            #expect((F.metric(app, "helppet_reconciler_runs_total") ?? 0) >= 2)
             // A late complete is idempotent.
             let late = try await F.complete(app, vet, started.visitID, body: ["file_size_bytes": 1])
             #expect(late.status == .ok)

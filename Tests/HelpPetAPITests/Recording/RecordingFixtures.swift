@@ -299,19 +299,26 @@ enum RecordingFixtures {
         return found.sorted()
     }
 
-    /// Files left in the store's upload folder (`objects/.tmp`) and in the legacy upload spool folders.
+    /// Upload files left in the store's upload folder (`objects/.tmp`, where each running store keeps an instance
+    /// folder and its `.lock` file) and in the legacy upload spool folders (`tmp/legacy-uploads/{process}/`).
     static func temporaryFiles(_ app: Application) -> [String] {
-        let fm = FileManager.default
         let data = dataDirectory(app)
-        var found = ((try? fm.contentsOfDirectory(atPath: data.appendingPathComponent("objects/.tmp").path)) ?? [])
-            .map { "objects/.tmp/" + $0 }
-        let spool = data.appendingPathComponent("tmp/legacy-uploads")
-        for folder in (try? fm.contentsOfDirectory(atPath: spool.path)) ?? [] {
-            for file in (try? fm.contentsOfDirectory(atPath: spool.appendingPathComponent(folder).path)) ?? [] {
-                found.append("tmp/legacy-uploads/\(folder)/\(file)")
+        return regularFiles(under: data.appendingPathComponent("objects/.tmp"), prefix: "objects/.tmp/")
+            .filter { !$0.hasSuffix(".lock") }
+            + regularFiles(under: data.appendingPathComponent("tmp/legacy-uploads"), prefix: "tmp/legacy-uploads/")
+    }
+
+    static func regularFiles(under root: URL, prefix: String) -> [String] {
+        let fm = FileManager.default
+        let enumerator = fm.enumerator(atPath: root.path)
+        var found: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if fm.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                found.append(prefix + path)
             }
         }
-        return found
+        return found.sorted()
     }
 
     /// Polls `condition` (every 20 ms) until it holds or `seconds` have passed; returns its last value.
@@ -322,6 +329,17 @@ enum RecordingFixtures {
             if Date() > deadline { return false }
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
+    }
+
+    // MARK: - Metrics
+
+    /// The value of one series of the application's `/metrics` registry (e.g.
+    /// `helppet_recordings_completed_total{source="client"}`), nil when absent.
+    static func metric(_ app: Application, _ series: String) -> Double? {
+        for line in app.core.metrics.render().split(separator: "\n") where line.hasPrefix(series + " ") {
+            return Double(line.dropFirst(series.count + 1).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
     }
 
     // MARK: - Rows

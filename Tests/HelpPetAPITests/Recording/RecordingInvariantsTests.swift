@@ -5,7 +5,7 @@ import Testing
 import VaporTesting
 
 /// The recording invariants of contract §6, each with the test the contract states, in process. R11 (the
-/// reconciler) is in ReconcilerTests. The concurrency rules (R3, R10, R18, R21) run here with concurrent requests
+/// reconciler) is in RecordingReconcilerTests. The concurrency rules (R3, R10, R18, R21) run here with concurrent requests
 /// against one in-process application; their two-process versions live in Concurrency/.
 @Suite struct RecordingInvariantsTests {
     typealias F = RecordingFixtures
@@ -249,6 +249,7 @@ import VaporTesting
             #expect(jobs.count == 1)
             #expect(jobs.first?.status == "queued")
             #expect(responses.first?.json["metadata"]["transcription_job_id"].string == jobs.first?.id.lowercased)
+            #expect(F.metric(app, #"helppet_recordings_completed_total{source="client"}"#) == 2, "one per transition")
         }
     }
 

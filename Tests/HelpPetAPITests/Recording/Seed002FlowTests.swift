@@ -7,7 +7,7 @@ import VaporTesting
 /// The iOS flow of seed 002 end to end, in process (contract §4.10, §7.3, §7.4): initiate → multipart POST of every
 /// `upload_fields` entry plus the file → 204 → complete → playback → the presigned GET serves the uploaded bytes,
 /// whole and by Range.
-@Suite struct Seed002FlowTests {
+@Suite struct RecordingSeed002FlowTests {
     typealias F = RecordingFixtures
 
     /// Seed 002's own request bodies, without `PUBLIC_BASE_URL`: every URL is derived from the request's Host.
@@ -49,7 +49,12 @@ import VaporTesting
             let policyData = try #require(fields["policy"].flatMap { Data(base64Encoded: $0) })
             let policy = try JSONNode(data: policyData)
             #expect(policy["expiration"].string != nil)
-            #expect((policy["conditions"].array ?? []).contains { $0["key"].string == key })
+            let conditions = policy["conditions"].array ?? []
+            #expect(conditions.contains { $0["key"].string == key })
+            #expect(conditions.contains { $0["Content-Type"].string == "audio/m4a" })
+            #expect(conditions.contains {
+                $0[0].string == "content-length-range" && $0[1].int == 1 && $0[2].int == 104_857_600
+            }, "1 byte to 100 MiB")
 
             let pending = try await F.visit(app, vet, visitID)
             #expect(pending.json["state"].string == "new")
@@ -166,6 +171,42 @@ import VaporTesting
             let completed = try await F.complete(app, vet, started.visitID)
             #expect(completed.status == .ok)
             #expect(completed.json["metadata"]["file_size_bytes"].int == 500)
+        }
+    }
+
+    /// The presigned POST writes only its own key with its own type (§7.3): a form whose key, type or extra
+    /// fields differ from the policy is refused, and so is an empty file; nothing is stored.
+    @Test func thePresignedPostOnlyWritesItsOwnKeyAndType() async throws {
+        try await F.withApp { app in
+            let vet = try await app.token(for: Demo.vet1)
+            let appointment = Demo.appointmentID(1, app)
+            let bella = try await F.initiated(app, vet, pet: Demo.pet(1), appointment: appointment)
+            let max = try await F.initiated(app, vet, pet: Demo.pet(2), appointment: appointment)
+            let target = try F.target(of: bella.uploadURL)
+            func post(_ fields: [String: String], bytes: [UInt8] = F.bytes(10)) async throws -> TestResponse {
+                let form = F.multipart(
+                    text: fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                    files: [F.FilePart(name: "file", filename: "x.m4a", contentType: "audio/m4a", bytes: bytes)])
+                return try await F.send(
+                    app, .POST, target.path, headers: ["Host": target.host], body: form.body, contentType: form.contentType)
+            }
+            var otherKey = bella.fields
+            otherKey["key"] = max.key
+            var otherType = bella.fields
+            otherType["Content-Type"] = "audio/mpeg"
+            var extra = bella.fields
+            extra["x-amz-meta-owner"] = "someone"
+            for fields in [otherKey, otherType, extra] {
+                let refused = try await post(fields)
+                #expect(refused.status == .forbidden, "\(refused)")
+                #expect(refused.text.contains("<Code>AccessDenied</Code>"), "\(refused)")
+            }
+            let empty = try await post(bella.fields, bytes: [])
+            #expect(empty.status == .badRequest, "\(empty)")
+            #expect(empty.text.contains("<Code>EntityTooSmall</Code>"), "\(empty)")
+            #expect(F.storedKeys(app, pet: Demo.pet(1)) == [] && F.storedKeys(app, pet: Demo.pet(2)) == [])
+            #expect(F.temporaryFiles(app) == [])
+            expectError(try await F.complete(app, vet, max.visitID), .conflict, "Audio file has not been uploaded yet")
         }
     }
 

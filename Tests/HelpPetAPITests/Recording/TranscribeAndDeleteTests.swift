@@ -5,7 +5,7 @@ import Testing
 import VaporTesting
 
 /// `POST /visit-transcripts/{visit_id}/transcribe` and `DELETE /visit-transcripts/{visit_id}` (contract §4.9, §5.1).
-@Suite struct TranscribeAndDeleteTests {
+@Suite struct RecordingTranscribeAndDeleteTests {
     typealias F = RecordingFixtures
 
     static func transcribe(_ app: Application, _ token: String, _ visitID: String) async throws -> TestResponse {
@@ -30,6 +30,24 @@ import VaporTesting
             #expect(accepted.json["metadata"]["transcription_job_id"].string == jobs.first?.id.lowercased)
             expectError(try await Self.transcribe(app, vet, started.visitID), .conflict, "Transcription in progress")
             #expect(try await F.jobs(app, visit: started.visitID) == jobs)
+        }
+    }
+
+    /// `processing` with a running job → 409; once that job is no longer live, transcribe re-queues it.
+    @Test func transcribeOnAProcessingVisitNeedsNoLiveJob() async throws {
+        try await F.withApp { app in
+            let vet = try await app.token(for: Demo.vet1)
+            let visitID = try await F.recorded(app, vet, pet: Demo.pet(1), appointment: Demo.appointmentID(1, app))
+            let job = try #require(try await F.jobs(app, visit: visitID).first)
+            try await F.exec(app, "UPDATE transcription_jobs SET status = 'running', attempts = 1 WHERE id = \(bind: job.id)")
+            expectError(try await Self.transcribe(app, vet, visitID), .conflict, "Transcription in progress")
+            try await F.exec(app, "UPDATE transcription_jobs SET status = 'done' WHERE id = \(bind: job.id)")
+            let accepted = try await Self.transcribe(app, vet, visitID)
+            #expect(accepted.status == .accepted, "\(accepted)")
+            #expect(accepted.json["state"].string == "processing")
+            #expect(try await F.jobs(app, visit: visitID) == [
+                F.JobRow(id: job.id, storageKey: job.storageKey, status: "queued", attempts: 0),
+            ])
         }
     }
 
