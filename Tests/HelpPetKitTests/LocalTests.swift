@@ -79,7 +79,7 @@ struct LocalTests {
             visitId: UUID().uuidString.lowercased(), uploadUrl: "http://127.0.0.1:9/storage/b/", uploadFields: ["key": "k"],
             s3Key: "k", bucket: "b", expiresIn: 3600)
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("hpk-empty-\(UUID().uuidString).m4a")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
         defer { try? FileManager.default.removeItem(at: empty) }
         await expectHelpPetError({ try await client.uploadRecording(fileAt: empty, using: ticket) }) {
             $0 == .invalid(detail: "Audio file is empty")

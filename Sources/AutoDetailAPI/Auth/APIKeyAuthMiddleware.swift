@@ -55,8 +55,9 @@ extension Request {
         guard let authorization = headers.first(name: .authorization) else { return nil }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            // A credential of another scheme is not an API key.
-            return authorization.trimmingCharacters(in: .whitespaces).isEmpty ? nil : "\u{0}"
+            // A credential of another scheme is passed on as is: it fails the key grammar (401 Invalid API key).
+            let value = authorization.trimmingCharacters(in: .whitespaces)
+            return value.isEmpty ? nil : value
         }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token

@@ -19,12 +19,6 @@ struct KeyCaller: Sendable {
     }
 }
 
-/// The console session of an admin request (contract §2.6).
-struct AdminCaller: Sendable {
-    let sessionID: UUID
-    let userID: UUID
-}
-
 extension Request {
     private struct KeyCallerKey: StorageKey { typealias Value = KeyCaller }
     private struct AdminCallerKey: StorageKey { typealias Value = AdminCaller }

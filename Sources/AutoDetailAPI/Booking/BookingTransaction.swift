@@ -3,41 +3,6 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// A validated booking, ready for the capacity check (contract §4.4.1, §4.7.4).
-struct BookingDraft: Sendable {
-    let start: InstantInput
-    let clientName: String
-    let phone: String?
-    let telegram: String?
-    let carMake: String?
-    let carPlate: String?
-    let notes: String?
-    let serviceID: UUID
-    let serviceName: String
-    let priceRub: Int
-    let durationMinutes: Int
-    let source: AppointmentSource
-    let status: AppointmentStatus
-    let installID: UUID?
-    let createdByKeyID: UUID?
-    let idempotency: IdempotencyClaim?
-}
-
-/// `Idempotency-Key` of a create: the credential, the key and the SHA-256 of the raw body.
-struct IdempotencyClaim: Sendable {
-    static let lifetime: TimeInterval = 86_400
-
-    let credentialID: UUID
-    let key: String
-    let requestHash: String
-}
-
-enum BookingOutcome: Sendable {
-    case created(UUID)
-    /// An earlier request with the same idempotency key and body created this appointment.
-    case replayed(UUID)
-}
-
 /// The only code path that inserts appointments (contract §3.9 rule 5, §6 rules 12–13): one serialised write
 /// transaction that takes the booking lock first (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: `SELECT … FOR UPDATE` on the
 /// StudioSettings row, at READ COMMITTED), then re-validates the slot against the settings it read under the lock,
@@ -113,39 +78,5 @@ enum BookingTransaction {
                 \(bind: d.carPlate), \(bind: d.serviceID), \(bind: d.serviceName), \(bind: d.priceRub), \(bind: d.notes),
                 \(bind: d.installID), \(bind: d.createdByKeyID), \(bind: search), \(bind: now), \(bind: now))
             """).run()
-    }
-}
-
-/// Idempotency records (contract §3.8): rows older than 24 hours are ignored (and purged by the cleanup job).
-enum IdempotencyRecords {
-    /// The appointment of an earlier request with this key: the same body → replay; another body → 409.
-    static func find(_ claim: IdempotencyClaim, now: Date, on db: any Database) async throws -> UUID? {
-        let row = try await db.sql.raw("""
-            SELECT request_hash, appointment_id FROM ad_idempotency_records
-            WHERE credential_id = \(bind: claim.credentialID) AND idempotency_key = \(bind: claim.key)
-                AND created_at > \(bind: now.addingTimeInterval(-IdempotencyClaim.lifetime))
-            """).first()
-        guard let row else { return nil }
-        guard try row.decode(column: "request_hash", as: String.self) == claim.requestHash else {
-            throw APIError.conflict("Idempotency-Key was already used with a different request")
-        }
-        return try row.decode(column: "appointment_id", as: UUID.self)
-    }
-
-    /// Inside the booking transaction; an expired row with the same key is replaced.
-    static func insert(_ claim: IdempotencyClaim, appointmentID: UUID, now: Date, on db: any Database) async throws {
-        try await db.sql.raw("""
-            DELETE FROM ad_idempotency_records
-            WHERE credential_id = \(bind: claim.credentialID) AND idempotency_key = \(bind: claim.key)
-            """).run()
-        try await db.sql.raw("""
-            INSERT INTO ad_idempotency_records (credential_id, idempotency_key, request_hash, appointment_id, created_at)
-            VALUES (\(bind: claim.credentialID), \(bind: claim.key), \(bind: claim.requestHash), \(bind: appointmentID),
-                \(bind: now))
-            """).run()
-    }
-
-    static func purge(olderThan cutoff: Date, on db: any Database) async throws {
-        try await db.sql.raw("DELETE FROM ad_idempotency_records WHERE created_at <= \(bind: cutoff)").run()
     }
 }

@@ -133,13 +133,6 @@ struct BodyFields: Sendable {
 
     // MARK: Partial updates
 
-    /// A field of a partial update: absent, `null`, or present.
-    enum Patch<Value> {
-        case absent
-        case null
-        case value(Value)
-    }
-
     /// `null` on a non-nullable field of a partial update → `Invalid field: <name> (must not be null)`.
     func rejectNull(_ name: String) throws {
         if object[name]?.isNull == true { throw APIError.invalidField(name, "must not be null") }

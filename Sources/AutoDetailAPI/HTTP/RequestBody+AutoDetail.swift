@@ -16,7 +16,10 @@ extension Request {
         if data.count > Self.autodetailMaxBodyBytes { throw APIError.payloadTooLarge }
         if data.isEmpty { return BodyFields([:]) }
         guard hasMediaType("application", "json") else { throw APIError.unsupportedMediaType }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data), case .object(let object) = value else {
+        // Strict RFC 8259 syntax first (Foundation accepts trailing commas; the scanner also bounds nesting).
+        guard StrictJSONSyntax.isValid(data), let value = try? JSONDecoder().decode(JSONValue.self, from: data),
+            case .object(let object) = value
+        else {
             throw APIError.invalidJSONBody
         }
         return BodyFields(object)

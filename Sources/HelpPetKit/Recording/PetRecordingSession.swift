@@ -322,7 +322,10 @@ public actor PetRecordingSession {
             var landed = false
             while !landed {
                 if ticket == nil || ticketIsExpiring() {
-                    if ticket != nil { reinitiations += 1 }
+                    if ticket != nil {
+                        reinitiations += 1
+                        guard reinitiations <= options.maxReinitiations else { throw .uploadURLExpired }
+                    }
                     guard try await initiate(file: file, replace: replacePending) else {
                         landed = true  // the server found this visit's upload already in storage
                         break
@@ -396,8 +399,9 @@ public actor PetRecordingSession {
 
     private func ticketIsExpiring() -> Bool {
         guard let ticket, let issuedAt = ticketIssuedAt else { return true }
-        let expiry = issuedAt.addingTimeInterval(TimeInterval(ticket.expiresIn))
-        return options.now() >= expiry.addingTimeInterval(-options.expiryMargin)
+        let lifetime = TimeInterval(ticket.expiresIn)
+        let margin = min(options.expiryMargin, lifetime / 2)
+        return options.now() >= issuedAt.addingTimeInterval(lifetime - margin)
     }
 
     private func uploadFile(_ file: URL, ticket: AudioUploadResponse, size: Int64) async throws(HelpPetError) {

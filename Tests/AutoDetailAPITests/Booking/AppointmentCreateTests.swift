@@ -187,21 +187,28 @@ import VaporTesting
                 json: JSONBody.encode(Fixture.booking("2025-03-14T10:00:00Z")))
             #expect(retried.status == .created, "\(retried)")
 
-            // Concurrent requests with one key create at most one appointment.
-            let concurrentBody = JSONBody.encode(Fixture.booking("2025-03-14T12:00:00Z"))
-            let results = try await withThrowingTaskGroup(of: TestResponse.self) { group in
-                for _ in 0..<5 {
-                    group.addTask {
-                        try await app.send(
-                            .POST, "/api/client/appointments", key: key, headers: ["Idempotency-Key": "same"], json: concurrentBody)
-                    }
-                }
-                var all: [TestResponse] = []
-                for try await r in group { all.append(r) }
-                return all
-            }
-            #expect(results.allSatisfy { $0.status == .created })
-            #expect(Set(results.compactMap { $0.json["id"].string }).count == 1)
+            // Concurrent requests with one key: DoubleBookingRaceTests (two server processes).
+        }
+    }
+
+    /// Idempotency records count for 24 hours; after that the same key books again (and the cleanup purges them).
+    @Test func idempotencyRecordsExpireAfter24Hours() async throws {
+        let clock = Fixture.clock()
+        try await withTestApp(clock: clock) { app in
+            let body = JSONBody.encode(Fixture.booking("2025-03-20T08:00:00Z"))
+            let headers: HTTPHeaders = ["Idempotency-Key": "daily"]
+            let first = try await app.send(.POST, "/api/client/appointments", key: app.orgKey, headers: headers, json: body)
+            clock.advance(by: 86_399)
+            let replay = try await app.send(.POST, "/api/client/appointments", key: app.orgKey, headers: headers, json: body)
+            #expect(replay.headers.first(name: "Idempotent-Replayed") == "true")
+            #expect(replay.json["id"].string == first.json["id"].string)
+            clock.advance(by: 2)
+            let fresh = try await app.send(.POST, "/api/client/appointments", key: app.orgKey, headers: headers, json: body)
+            #expect(fresh.status == .created && fresh.headers.first(name: "Idempotent-Replayed") == nil)
+            #expect(fresh.json["id"].string != first.json["id"].string)
+            clock.advance(by: 86_401)
+            try await UploadCleanupProbe.run(app)
+            #expect(try await app.count("SELECT COUNT(*) AS n FROM ad_idempotency_records") == 0)
         }
     }
 }

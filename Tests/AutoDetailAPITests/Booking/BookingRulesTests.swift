@@ -70,48 +70,6 @@ import VaporTesting
         }
     }
 
-    @Test func capacityOneParallelOverlappingSlots() async throws {
-        // 08:00 local, so 10:00 and 10:30 local are outside the lead time.
-        try await withTestApp(clock: Fixture.clock("2025-03-14T05:00:00Z")) { app in
-            try await app.setSettings(["capacity": 1])
-            let key = app.orgKey
-            let results = try await withThrowingTaskGroup(of: TestResponse.self) { group in
-                for start in ["2025-03-14T07:00:00Z", "2025-03-14T07:30:00Z"] {
-                    group.addTask { try await app.post("/api/client/appointments", key: key, Fixture.booking(start)) }
-                }
-                var all: [TestResponse] = []
-                for try await response in group { all.append(response) }
-                return all
-            }
-            #expect(results.filter { $0.status == .created }.count == 1, "\(results)")
-            let refused = results.filter { $0.status != .created }
-            #expect(refused.count == 1)
-            for response in refused { expectError(response, .conflict, "Time slot is no longer available") }
-        }
-    }
-
-    @Test func oneFreeBayTenParallelRequests() async throws {
-        try await withTestApp(clock: Fixture.clock()) { app in
-            let key = app.orgKey
-            try await app.book("2025-03-14T08:00:00Z", key: key)
-            let results = try await withThrowingTaskGroup(of: TestResponse.self) { group in
-                for _ in 0..<10 {
-                    group.addTask {
-                        try await app.post("/api/client/appointments", key: key, Fixture.booking("2025-03-14T08:00:00Z"))
-                    }
-                }
-                var all: [TestResponse] = []
-                for try await response in group { all.append(response) }
-                return all
-            }
-            #expect(results.filter { $0.status == .created }.count == 1, "\(results.map(\.status.code))")
-            let refused = results.filter { $0.status != .created }
-            #expect(refused.count == 9)
-            for response in refused { expectError(response, .conflict, "Time slot is no longer available") }
-            #expect(try await app.count("SELECT COUNT(*) AS n FROM ad_appointments WHERE status <> 'cancelled'") == 2)
-        }
-    }
-
     @Test func adminBookingsSkipLeadTimeAndWindowButNotTheGrid() async throws {
         try await withTestApp(clock: Fixture.clock()) { app in
             let admin = try await app.adminToken()

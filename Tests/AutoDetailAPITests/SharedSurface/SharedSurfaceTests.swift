@@ -41,6 +41,7 @@ import VaporTesting
             expectError(try await app.send(.POST, path, key: key, json: "{\"a\": "), .badRequest, "Invalid JSON body")
             expectError(try await app.send(.POST, path, key: key, json: "[]"), .badRequest, "Invalid JSON body")
             expectError(try await app.send(.POST, path, key: key, json: "\"x\""), .badRequest, "Invalid JSON body")
+            expectError(try await app.send(.POST, path, key: key, json: #"{"clientName": "x",}"#), .badRequest, "Invalid JSON body")
             let charset = try await app.send(
                 .POST, path, key: key, json: JSONBody.encode(Fixture.booking("2025-03-14T08:00:00Z")),
                 contentType: "application/json; charset=utf-8")

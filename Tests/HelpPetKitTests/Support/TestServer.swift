@@ -107,7 +107,7 @@ final class TestServer: @unchecked Sendable {
         _ binary: URL, port: Int, dataDirectory: URL, environment: [String: String], generation: Int
     ) throws -> Process {
         let logFile = dataDirectory.appendingPathComponent("server-\(generation).log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let handle = try FileHandle(forWritingTo: logFile)
         defer { try? handle.close() }
         let process = Process()
