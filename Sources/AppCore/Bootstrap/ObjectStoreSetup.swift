@@ -34,7 +34,22 @@ public enum ObjectStoreSetup {
                 store: store, requestID: { $0.requestID },
                 requestBaseURL: { "\(clientAddress.scheme(of: $0))://\($0.headers.first(name: .host) ?? "localhost")" }))
         case .s3:
-            throw ConfigurationError("STORAGE_BACKEND=s3 is not available yet in this build")
+            let configuration = S3Configuration(
+                credentials: SigV4Credentials(
+                    accessKeyID: settings.awsAccessKeyID ?? "", secretAccessKey: settings.awsSecretAccessKey ?? "",
+                    sessionToken: settings.awsSessionToken),
+                region: settings.region, endpoint: settings.s3Endpoint, forcePathStyle: settings.s3ForcePathStyle,
+                now: { clock.now() })
+            let store: S3ObjectStore
+            do {
+                // The application's shared HTTP client: its connection pool and event loops live as long as the app.
+                store = try S3ObjectStore(configuration: configuration, httpClient: app.http.client.shared, logger: app.logger)
+            } catch {
+                throw ConfigurationError("the S3 object store cannot be configured: \(error)")
+            }
+            app.objectStore = store
+            app.lifecycle.use(S3StoreShutdown(store: store))
+            // No `/storage` routes: clients upload to and download from S3 directly with the presigned URLs.
         }
         let buckets = [settings.helppetBucket, settings.autodetailBucket]
         app.core.readiness.register(.init(name: "storage", critical: true) { app in
@@ -46,6 +61,11 @@ public enum ObjectStoreSetup {
 
 private struct LocalStoreShutdown: LifecycleHandler {
     let store: LocalObjectStore
+    func shutdownAsync(_ application: Application) async { await store.shutdown() }
+}
+
+private struct S3StoreShutdown: LifecycleHandler {
+    let store: S3ObjectStore
     func shutdownAsync(_ application: Application) async { await store.shutdown() }
 }
 

@@ -7,7 +7,7 @@ import Vapor
 
 /// The S3 backend against a local moto server: put, head, get, range get, download, delete, bucket check, and
 /// presigned URLs fetched with plain HTTP.
-@Suite(.enabled(if: MotoServer.isInstalled, "moto is unavailable (pip install 'moto[server]', or MOTO_AVAILABLE=0 was set); CI installs it"), .serialized)
+@Suite(.enabled(if: MotoServer.isInstalled, "moto is unavailable (pip install 'moto[server]', or MOTO_AVAILABLE=0 was set); .ci/run installs it"), .serialized)
 struct S3MotoIntegrationTests {
     static let bucket = "helppet-moto-test"
 
@@ -92,16 +92,8 @@ struct S3MotoIntegrationTests {
         try await store.delete(bucket: Self.bucket, key: key)
     }
 
-    /// CreateBucket is not part of the store's interface (buckets are provisioned by operators), so the test
-    /// signs it with the same header signer.
     func createBucket(client: HTTPClient, configuration: S3Configuration) async throws {
-        let origin = URLOrigin(configuration.endpoint!)!
-        let signed = RequestHeaderSigner(credentials: configuration.credentials, region: configuration.region)
-            .sign(method: "PUT", host: origin.host, path: "/\(Self.bucket)", date: Date())
-        var request = HTTPClientRequest(url: "\(configuration.endpoint!)/\(Self.bucket)")
-        request.method = .PUT
-        for header in signed.addedHeaders { request.headers.add(name: header.name, value: header.value) }
-        let response = try await client.execute(request, timeout: .seconds(10))
-        #expect(response.status == .ok)
+        let status = try await MotoServer.createBucket(Self.bucket, client: client, configuration: configuration)
+        #expect(status == .ok)
     }
 }

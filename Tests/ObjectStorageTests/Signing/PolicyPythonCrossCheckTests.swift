@@ -4,7 +4,7 @@ import Testing
 
 /// Swift's own POST policies, checked by botocore: `Fixtures/verify_policy.py` recomputes the signature with
 /// botocore's signer over the exact bytes Swift produced and checks the decoded policy covers every field.
-@Suite(.enabled(if: PythonBotocore.isAvailable, "python3 with botocore is required (pip install botocore); CI installs it"))
+@Suite(.enabled(if: PythonBotocore.isAvailable, "python3 with botocore is required (pip install botocore); .ci/run installs it"))
 struct PolicyPythonCrossCheckTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String

@@ -2,10 +2,15 @@ import Foundation
 
 /// Runs the fixture scripts with the system's `python3`; used only where botocore must recompute something.
 enum PythonBotocore {
-    /// True when `python3` exists and can import botocore (CI installs it; locally the tests skip with a message).
+    /// True when `python3` exists and can import botocore; locally the tests skip with a message. `.ci/run`
+    /// installs the tools and sets `REQUIRE_PYTHON_TOOLS=1`, which makes this true regardless, so that a missing
+    /// tool fails the run instead of silently skipping the cross-checks.
     static let isAvailable: Bool = {
-        (try? run(["-c", "import botocore"]).status) == 0
+        if requiredByCI { return true }
+        return (try? run(["-c", "import botocore"]).status) == 0
     }()
+
+    static var requiredByCI: Bool { ProcessInfo.processInfo.environment["REQUIRE_PYTHON_TOOLS"] == "1" }
 
     struct Output {
         var status: Int32
