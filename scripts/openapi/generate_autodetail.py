@@ -10,65 +10,37 @@ Usage:
     python3 scripts/openapi/generate_autodetail.py --check    # exit 1 if the committed file is stale
     python3 scripts/openapi/generate_autodetail.py --stdout
 
+The builders and the command line shared with generate_helppet.py are in openapi_builders.py (same folder);
+the AutoDetail-only helpers and conventions are here.
+
 Python 3.11 standard library only. Output is deterministic: sorted keys, 2-space indent, trailing newline.
 Tests/AutoDetailAPITests/OpenAPIRouteCoverageTests.swift diffs the registered routes against this document.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
+from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+# Python puts this folder on sys.path when the script is run, but not under `-P`/PYTHONSAFEPATH or when the script is
+# imported from elsewhere; the shared module must be importable in every case.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout: the repository does not ignore it
+import openapi_builders  # noqa: E402
+from openapi_builders import (PAGINATION, PUBLIC, ROOT, Paths, array, boolean, date, header_ref,  # noqa: E402
+                              integer, nullable, path_param, query, ref, string, uuid, with_description)
+from openapi_builders import timestamp as instant  # noqa: E402  (the contract's word, §1.3)
+
 OUTPUT = ROOT / "Sources" / "AutoDetailAPI" / "Resources" / "openapi.json"
 
-JSON = "application/json"
-
 # ---------------------------------------------------------------------------------------------------------------------
-# Schema helpers
+# Schema helpers (AutoDetail only; the common ones are imported above)
 # ---------------------------------------------------------------------------------------------------------------------
 
-
-def ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def nullable(schema: dict) -> dict:
-    """`schema` or JSON null: `type: [..., "null"]` for plain types, `anyOf` for references."""
-    if "$ref" in schema:
-        return {"anyOf": [schema, {"type": "null"}]}
-    result = dict(schema)
-    types = result["type"] if isinstance(result["type"], list) else [result["type"]]
-    result["type"] = types + ["null"]
-    if "enum" in result:
-        result["enum"] = result["enum"] + [None]
-    return result
-
-
-def described(schema: dict, description: str | None) -> dict:
-    if description is None:
-        return schema
-    if "$ref" in schema:
-        return {"allOf": [schema], "description": description}
-    return {**schema, "description": description}
-
-
-def string(min_length: int | None = None, max_length: int | None = None, *, pattern: str | None = None,
-           fmt: str | None = None, enum: list[str] | None = None, description: str | None = None) -> dict:
-    schema: dict = {"type": "string"}
-    if min_length is not None:
-        schema["minLength"] = min_length
-    if max_length is not None:
-        schema["maxLength"] = max_length
-    if pattern is not None:
-        schema["pattern"] = pattern
-    if fmt is not None:
-        schema["format"] = fmt
-    if enum is not None:
-        schema["enum"] = enum
-    return described(schema, description)
+# `required` lists implied by `obj` keep the declaration order of the properties (HelpPet's are sorted); the
+# committed document depends on that order.
+obj = partial(openapi_builders.obj, sort_required=False)
 
 
 def text(min_length: int, max_length: int, description: str | None = None, *, multiline: bool = False) -> dict:
@@ -79,67 +51,14 @@ def text(min_length: int, max_length: int, description: str | None = None, *, mu
     return string(min_length, max_length, description=f"{note} {description}" if description else note)
 
 
-def integer(minimum: int | None = None, maximum: int | None = None, *, multiple_of: int | None = None,
-            default: int | None = None, description: str | None = None) -> dict:
-    schema: dict = {"type": "integer"}
-    if minimum is not None:
-        schema["minimum"] = minimum
-    if maximum is not None:
-        schema["maximum"] = maximum
-    if multiple_of is not None:
-        schema["multipleOf"] = multiple_of
-    if default is not None:
-        schema["default"] = default
-    return described(schema, description)
-
-
-def boolean(default: bool | None = None, description: str | None = None) -> dict:
-    schema: dict = {"type": "boolean"}
-    if default is not None:
-        schema["default"] = default
-    return described(schema, description)
-
-
-def array(items: dict, *, min_items: int | None = None, max_items: int | None = None,
-          description: str | None = None) -> dict:
-    schema: dict = {"type": "array", "items": items}
-    if min_items is not None:
-        schema["minItems"] = min_items
-    if max_items is not None:
-        schema["maxItems"] = max_items
-    return described(schema, description)
-
-
-def uuid(description: str | None = None) -> dict:
-    return string(fmt="uuid", description=description)
-
-
-def instant(description: str | None = None) -> dict:
-    """An instant the server emits: UTC, whole seconds, literal Z (§1.3)."""
-    return string(fmt="date-time", pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$", description=description)
-
-
 def instant_input(description: str | None = None) -> dict:
     note = ("`YYYY-MM-DDTHH:MM:SS`, optional `.` and 1–9 digits, then `Z` or `±HH:MM` (§1.3); "
             "`T` and `Z` upper case.")
     return string(fmt="date-time", description=f"{note} {description}" if description else note)
 
 
-def date(description: str | None = None) -> dict:
-    return string(fmt="date", pattern=r"^\d{4}-\d{2}-\d{2}$", description=description)
-
-
 def wall_time(description: str | None = None) -> dict:
     return string(pattern=r"^([01]\d|2[0-3]):[0-5]\d$|^24:00$", description=description)
-
-
-def obj(properties: dict, required: list[str] | None = None, *, description: str | None = None) -> dict:
-    """An object schema. `required=None` means every property is required (responses never omit keys, §1.2)."""
-    schema: dict = {"type": "object", "properties": properties,
-                    "required": list(properties) if required is None else required}
-    if not schema["required"]:
-        del schema["required"]
-    return described(schema, description)
 
 
 STATUSES = ["new", "confirmed", "in_progress", "done", "cancelled"]
@@ -432,7 +351,8 @@ def request_schemas() -> dict:
         "UpdateSettingsRequest": obj({
             "studioName": text(2, 100),
             "timezone": string(),
-            "workingHours": described(ref("WorkingHours"), "Replaces all seven days; every day key is required."),
+            "workingHours": with_description(ref("WorkingHours"),
+                                             "Replaces all seven days; every day key is required."),
             "slotStepMinutes": integer(5, 240, multiple_of=5),
             "capacity": integer(1, 20),
             "bookingWindowDays": integer(1, 365),
@@ -446,18 +366,6 @@ def request_schemas() -> dict:
 # ---------------------------------------------------------------------------------------------------------------------
 
 
-def path_param(name: str, description: str) -> dict:
-    return {"name": name, "in": "path", "required": True, "description": description, "schema": uuid()}
-
-
-def query(name: str, schema: dict, description: str | None = None, *, required: bool = False) -> dict:
-    param = {"name": name, "in": "query", "required": required, "schema": schema}
-    if description:
-        param["description"] = description
-    return param
-
-
-PAGINATION = [{"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/offset"}]
 IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
                "schema": string(1, 100, pattern=r"^[A-Za-z0-9._:-]{1,100}$"),
                "description": "Replays within 24 h answer the same appointment with `Idempotent-Replayed: true`."}
@@ -478,16 +386,8 @@ def headers_components() -> dict:
     }
 
 
-def header_ref(name: str) -> dict:
-    return {"$ref": f"#/components/headers/{name}"}
-
-
-def json_response(description: str, schema: dict, *, headers: tuple[str, ...] = ()) -> dict:
-    return {
-        "description": description,
-        "headers": {name: header_ref(name) for name in ("X-Request-Id", "Cache-Control", *headers)},
-        "content": {JSON: {"schema": schema}},
-    }
+# Every JSON response carries `X-Request-Id` and `Cache-Control` (§1.9); `headers=` adds the response's own.
+json_response = partial(openapi_builders.json_response, standard_headers=("X-Request-Id", "Cache-Control"))
 
 
 def no_content(description: str) -> dict:
@@ -527,45 +427,16 @@ def errors(*statuses: int, body: bool = False) -> dict:
     return result
 
 
-def json_body(schema_name: str, description: str | None = None) -> dict:
-    body = {"required": False, "content": {JSON: {"schema": ref(schema_name)}}}
-    if description:
-        body["description"] = description
-    return body
+# Never `required`: an empty body (0 bytes) is treated as `{}` (§1.2 rule 11).
+json_body = partial(openapi_builders.json_body, required=False)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Operations
 # ---------------------------------------------------------------------------------------------------------------------
 
-PUBLIC: list = []
 KEY = [{"apiKey": []}, {"apiKeyBearer": []}]
 ADMIN = [{"adminToken": []}]
-
-
-class Paths:
-    """Collects operations; several blocks may add methods to one path."""
-
-    def __init__(self) -> None:
-        self.paths: dict = {}
-        self.operation_ids: set[str] = set()
-
-    def add(self, method: str, path: str, operation_id: str, *, tag: str, summary: str, responses: dict,
-            security: list, parameters: list | None = None, body: dict | None = None,
-            description: str | None = None) -> None:
-        assert operation_id not in self.operation_ids, f"duplicate operationId {operation_id}"
-        self.operation_ids.add(operation_id)
-        operation: dict = {"operationId": operation_id, "tags": [tag], "summary": summary, "responses": responses,
-                           "security": security}
-        if description:
-            operation["description"] = description
-        if parameters:
-            operation["parameters"] = parameters
-        if body:
-            operation["requestBody"] = body
-        item = self.paths.setdefault(path, {})
-        assert method not in item, f"{method.upper()} {path} described twice"
-        item[method] = operation
 
 
 APPOINTMENT_ID = path_param("appointmentId", "Appointment id (malformed ids answer 404).")
@@ -847,7 +718,7 @@ def storage_routes(p: Paths) -> None:
 
 
 def build_document() -> dict:
-    p = Paths()
+    p = Paths(require_security=True)  # there is no document-wide `security`: every operation states its own
     operational_routes(p)
     key_routes(p)
     catalogue_routes(p)
@@ -889,28 +760,8 @@ def build_document() -> dict:
     }
 
 
-def render(document: dict) -> str:
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="fail if the committed document is not up to date")
-    parser.add_argument("--stdout", action="store_true", help="print the document instead of writing it")
-    args = parser.parse_args()
-
-    text_ = render(build_document())
-    if args.stdout:
-        sys.stdout.write(text_)
-    elif args.check:
-        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text_:
-            print(f"{OUTPUT.relative_to(ROOT)} is out of date; run {Path(__file__).relative_to(ROOT)}",
-                  file=sys.stderr)
-            return 1
-    else:
-        OUTPUT.write_text(text_, encoding="utf-8")
-        print(f"wrote {OUTPUT.relative_to(ROOT)}")
-    return 0
+    return openapi_builders.main(lambda args: build_document(), OUTPUT, script=__file__, doc=__doc__)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,9 @@ Usage:
     python3 scripts/openapi/generate_helppet.py --check    # exit 1 if the committed file is stale
     python3 scripts/openapi/generate_helppet.py --stdout [--include-recording-routes]
 
+The builders and the command line shared with generate_autodetail.py are in openapi_builders.py (same folder);
+the HelpPet-only helpers and conventions are here.
+
 Python 3.11 standard library only. Output is deterministic: sorted keys, 2-space indent, trailing newline.
 Tests/HelpPetAPITests/OpenAPIRouteCoverageTests.swift diffs the registered routes against this document.
 """
@@ -17,84 +20,34 @@ Tests/HelpPetAPITests/OpenAPIRouteCoverageTests.swift diffs the registered route
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from functools import partial
 from pathlib import Path
+
+# Python puts this folder on sys.path when the script is run, but not under `-P`/PYTHONSAFEPATH or when the script is
+# imported from elsewhere; the shared module must be importable in every case.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout: the repository does not ignore it
+import openapi_builders  # noqa: E402
+from openapi_builders import (JSON, PAGINATION, PUBLIC, ROOT, Paths, array, boolean, date, header_ref,  # noqa: E402
+                              integer, json_body, nullable, obj, path_param, query, ref, string, timestamp, uuid,
+                              with_description)
 
 # The recording routes of §4.9 (transcribe, delete), §4.10 and §4.11 are not implemented yet.
 # The lead flips this to True when they are registered; the route coverage test then expects them.
 INCLUDE_RECORDING_ROUTES = True
 
-ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "Sources" / "HelpPetAPI" / "Resources" / "openapi.json"
 
-JSON = "application/json"
-
 # ---------------------------------------------------------------------------------------------------------------------
-# Schema helpers
+# Schema helpers (HelpPet only; the common ones are imported above)
 # ---------------------------------------------------------------------------------------------------------------------
-
-
-def ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def nullable(schema: dict) -> dict:
-    """`schema` or JSON null: `type: [..., "null"]` for plain types, `anyOf` for references."""
-    if "$ref" in schema:
-        return {"anyOf": [schema, {"type": "null"}]}
-    result = dict(schema)
-    types = result["type"] if isinstance(result["type"], list) else [result["type"]]
-    result["type"] = types + ["null"]
-    if "enum" in result:
-        result["enum"] = result["enum"] + [None]
-    return result
-
-
-def with_description(schema: dict, description: str | None) -> dict:
-    if description is None:
-        return schema
-    if "$ref" in schema:
-        # Siblings of $ref are allowed in 3.1, but a wrapper keeps the referenced schema untouched.
-        return {"allOf": [schema], "description": description}
-    return {**schema, "description": description}
-
-
-def string(min_length: int | None = None, max_length: int | None = None, *, pattern: str | None = None,
-           fmt: str | None = None, enum: list[str] | None = None, default: str | None = None,
-           description: str | None = None) -> dict:
-    schema: dict = {"type": "string"}
-    if min_length is not None:
-        schema["minLength"] = min_length
-    if max_length is not None:
-        schema["maxLength"] = max_length
-    if pattern is not None:
-        schema["pattern"] = pattern
-    if fmt is not None:
-        schema["format"] = fmt
-    if enum is not None:
-        schema["enum"] = enum
-    if default is not None:
-        schema["default"] = default
-    return with_description(schema, description)
 
 
 def trimmed(min_length: int | None, max_length: int, description: str | None = None, **kwargs) -> dict:
     """A string that loses leading/trailing whitespace before validation (§1.7)."""
     note = "Trimmed before validation."
     return string(min_length, max_length, description=f"{note} {description}" if description else note, **kwargs)
-
-
-def integer(minimum: int | None = None, maximum: int | None = None, *, default: int | None = None,
-            description: str | None = None) -> dict:
-    schema: dict = {"type": "integer"}
-    if minimum is not None:
-        schema["minimum"] = minimum
-    if maximum is not None:
-        schema["maximum"] = maximum
-    if default is not None:
-        schema["default"] = default
-    return with_description(schema, description)
 
 
 def number(*, exclusive_minimum: float | None = None, maximum: float | None = None,
@@ -107,37 +60,9 @@ def number(*, exclusive_minimum: float | None = None, maximum: float | None = No
     return with_description(schema, description)
 
 
-def boolean(default: bool | None = None, description: str | None = None) -> dict:
-    schema: dict = {"type": "boolean"}
-    if default is not None:
-        schema["default"] = default
-    return with_description(schema, description)
-
-
-def array(items: dict, *, min_items: int | None = None, max_items: int | None = None, unique: bool = False,
-          description: str | None = None) -> dict:
-    schema: dict = {"type": "array", "items": items}
-    if min_items is not None:
-        schema["minItems"] = min_items
-    if max_items is not None:
-        schema["maxItems"] = max_items
-    if unique:
-        schema["uniqueItems"] = True
-    return with_description(schema, description)
-
-
 def free_object(description: str | None = None, **extra) -> dict:
     """A free-form JSON object (`metadata`, `device_metadata`): client keys are kept verbatim (§1.4)."""
     return with_description({"type": "object", "additionalProperties": True, **extra}, description)
-
-
-def uuid(description: str | None = None) -> dict:
-    return string(fmt="uuid", description=description)
-
-
-def timestamp(description: str | None = None) -> dict:
-    """A datetime the server emits: UTC, whole seconds, literal Z (§1.6)."""
-    return string(fmt="date-time", pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$", description=description)
 
 
 def datetime_input(description: str | None = None) -> dict:
@@ -145,22 +70,6 @@ def datetime_input(description: str | None = None) -> dict:
     note = ("RFC 3339 with `Z` or `±HH:MM` (required); a fraction is truncated to whole seconds; "
             "2000-01-01T00:00:00Z … 2100-12-31T23:59:59Z.")
     return string(fmt="date-time", description=f"{note} {description}" if description else note)
-
-
-def date(description: str | None = None) -> dict:
-    return string(fmt="date", pattern=r"^\d{4}-\d{2}-\d{2}$", description=description)
-
-
-def obj(properties: dict, required: list[str] | None = None, *, description: str | None = None,
-        min_properties: int | None = None) -> dict:
-    """An object schema. `required=None` means every property is required (responses: keys are never omitted)."""
-    schema: dict = {"type": "object", "properties": properties,
-                    "required": sorted(properties) if required is None else required}
-    if not schema["required"]:
-        del schema["required"]
-    if min_properties is not None:
-        schema["minProperties"] = min_properties
-    return with_description(schema, description)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -571,23 +480,10 @@ def request_schemas() -> dict:
 # ---------------------------------------------------------------------------------------------------------------------
 
 
-def path_param(name: str, description: str) -> dict:
-    return {"name": name, "in": "path", "required": True, "description": description, "schema": uuid()}
-
-
-def query(name: str, schema: dict, description: str | None = None) -> dict:
-    param = {"name": name, "in": "query", "required": False, "schema": schema}
-    if description:
-        param["description"] = description
-    return param
-
-
 def query_bool(name: str, default: bool, description: str | None = None) -> dict:
     note = "`true`/`false`/`1`/`0`, case-insensitive."
     return query(name, boolean(default), f"{description} {note}" if description else note)
 
-
-PAGINATION = [{"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/offset"}]
 
 DATE_QUERY = query("date", date(), "Practice-local day (`YYYY-MM-DD`); default: today in the practice's time zone.")
 
@@ -610,16 +506,8 @@ def headers_components() -> dict:
     }
 
 
-def header_ref(name: str) -> dict:
-    return {"$ref": f"#/components/headers/{name}"}
-
-
-def json_response(description: str, schema: dict, *, headers: tuple[str, ...] = ()) -> dict:
-    return {
-        "description": description,
-        "headers": {name: header_ref(name) for name in ("X-Request-ID", *headers)},
-        "content": {JSON: {"schema": schema}},
-    }
+# Every response carries `X-Request-ID` (§1.12); `headers=` adds the response's own.
+json_response = partial(openapi_builders.json_response, standard_headers=("X-Request-ID",))
 
 
 def list_response(item: str, description: str) -> dict:
@@ -657,45 +545,9 @@ def errors(*statuses: int, database: bool = True, overrides: dict | None = None)
     return result
 
 
-def json_body(schema_name: str, *, required: bool = True, description: str | None = None) -> dict:
-    body = {"required": required, "content": {JSON: {"schema": ref(schema_name)}}}
-    if description:
-        body["description"] = description
-    return body
-
-
 # ---------------------------------------------------------------------------------------------------------------------
 # Operations
 # ---------------------------------------------------------------------------------------------------------------------
-
-PUBLIC: list = []  # `security: []` overrides the global bearer requirement
-
-
-class Paths:
-    """Collects operations; several blocks may add methods to one path."""
-
-    def __init__(self) -> None:
-        self.paths: dict = {}
-        self.operation_ids: set[str] = set()
-
-    def add(self, method: str, path: str, operation_id: str, *, tag: str, summary: str, responses: dict,
-            parameters: list | None = None, body: dict | None = None, description: str | None = None,
-            security: list | None = None) -> None:
-        assert operation_id not in self.operation_ids, f"duplicate operationId {operation_id}"
-        self.operation_ids.add(operation_id)
-        operation: dict = {"operationId": operation_id, "tags": [tag], "summary": summary, "responses": responses}
-        if description:
-            operation["description"] = description
-        if parameters:
-            operation["parameters"] = parameters
-        if body:
-            operation["requestBody"] = body
-        if security is not None:
-            operation["security"] = security
-        item = self.paths.setdefault(path, {})
-        assert method not in item, f"{method.upper()} {path} described twice"
-        item[method] = operation
-
 
 API = "/api/v1"
 
@@ -1151,30 +1003,14 @@ def build_document(include_recording_routes: bool) -> dict:
     }
 
 
-def render(document: dict) -> str:
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="fail if the committed document is not up to date")
-    parser.add_argument("--stdout", action="store_true", help="print the document instead of writing it")
-    parser.add_argument("--include-recording-routes", action="store_true",
-                        help="include the recording routes regardless of INCLUDE_RECORDING_ROUTES (preview)")
-    args = parser.parse_args()
+    def add_arguments(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--include-recording-routes", action="store_true",
+                            help="include the recording routes regardless of INCLUDE_RECORDING_ROUTES (preview)")
 
-    text = render(build_document(INCLUDE_RECORDING_ROUTES or args.include_recording_routes))
-    if args.stdout:
-        sys.stdout.write(text)
-    elif args.check:
-        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
-            print(f"{OUTPUT.relative_to(ROOT)} is out of date; run {Path(__file__).relative_to(ROOT)}",
-                  file=sys.stderr)
-            return 1
-    else:
-        OUTPUT.write_text(text, encoding="utf-8")
-        print(f"wrote {OUTPUT.relative_to(ROOT)}")
-    return 0
+    return openapi_builders.main(
+        lambda args: build_document(INCLUDE_RECORDING_ROUTES or args.include_recording_routes), OUTPUT,
+        script=__file__, doc=__doc__, add_arguments=add_arguments)
 
 
 if __name__ == "__main__":
