@@ -91,14 +91,14 @@ enum Format {
         return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
     }
 
-    /// An instant from the server (`2025-03-14T08:00:00Z`) as `2025-03-14 11:00` in `timeZone` (the machine's zone
+    /// An instant from the server (`2025-03-14T08:00:00Z`) as `2025-03-14 11:00 GMT+3` in `timeZone` (the machine's zone
     /// when nil); the text unchanged when it does not parse.
     static func instant(_ iso: String, timeZone: TimeZone? = nil) -> String {
         guard let date = ISO8601DateFormatter().date(from: iso) else { return iso }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone ?? .current
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        formatter.dateFormat = "yyyy-MM-dd HH:mm zzz"
         return formatter.string(from: date)
     }
 
