@@ -20,8 +20,9 @@ struct AutoDetailCommand: AsyncParsableCommand {
             Get an install key once (kept in $XDG_CONFIG_HOME/autodetail or ~/.config/autodetail, mode 0600), then:
               autodetail services
               autodetail slots --service SERVICE_ID --date 2025-03-14
-              autodetail book --service SERVICE_ID --slot 2025-03-14T08:00:00Z --name "Ivan Petrov" \\
-                  --phone "+79161234567" --car-make "Toyota Camry" --car-plate "A123BC 777"
+              autodetail book --service "Car Washing" --slot 2025-03-14T08:00:00Z \\
+                --name "Ivan Petrov" --phone +79161234567 \\
+                --car-make "Toyota Camry" --car-plate "A123BC 777"
               autodetail photo add APPOINTMENT_ID --kind defect scratch.jpg
             The server is --server, $AUTODETAIL_SERVER, or http://127.0.0.1:8080.
             Exit codes: 0 ok, 1 API error (message printed), 2 usage error.
