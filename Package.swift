@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "server", targets: ["Server"]),
         .library(name: "HelpPetKit", targets: ["HelpPetKit"]),
         .executable(name: "helppet", targets: ["helppet"]),
+        .library(name: "AutoDetailKit", targets: ["AutoDetailKit"]),
+        .executable(name: "autodetail", targets: ["autodetail"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor.git", from: "4.115.0"),
@@ -73,6 +75,19 @@ let package = Package(
                 "HelpPetKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Client SDK for AutoDetail Hub: Foundation only (no Vapor, no NIO), the seed's models unchanged.
+        .target(name: "AutoDetailKit"),
+        .executableTarget(
+            name: "autodetail",
+            dependencies: [
+                "AutoDetailKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "AutoDetailKitTests",
+            dependencies: ["AutoDetailKit"]
         ),
         .testTarget(
             name: "HelpPetKitTests",

@@ -55,6 +55,12 @@ public enum AutoDetailModule {
         try await AutoDetailFirstStart.run(app)
     }
 
+    /// `server seed`: the first start if none happened yet, then the demo services and an organisation key if
+    /// missing (idempotent). Returns the one-time lines to print.
+    public static func seedDemoData(_ app: Application) async throws -> [String] {
+        try await AutoDetailDemoSeed.run(app)
+    }
+
     /// Work of processes that run workers: the hourly cleanup of unlinked uploads (and expired idempotency records).
     public static func startBackgroundWork(_ app: Application) {
         app.lifecycle.use(PeriodicTask(name: "autodetail-upload-cleanup", interval: UploadCleanup.interval) { app in

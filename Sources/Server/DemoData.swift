@@ -30,6 +30,11 @@ enum DemoData {
             try await HelpPetDemoData.seed(on: app.db, now: now)
             printUnbuffered(HelpPetDemoData.credentials)
         }
+        // AutoDetail Hub: the first start if none happened yet (admin password printed once), then the demo
+        // services and an organisation key where missing.
+        if app.core.config.apps.contains(.autodetail) {
+            for line in try await AutoDetailModule.seedDemoData(app) { printUnbuffered(line) }
+        }
     }
 }
 

@@ -1,0 +1,79 @@
+import ArgumentParser
+import AutoDetailKit
+import Foundation
+
+/// Options every command accepts.
+struct GlobalOptions: ParsableArguments {
+    @Option(
+        name: .long, help: ArgumentHelp("Server URL (default: $AUTODETAIL_SERVER or http://127.0.0.1:8080).", valueName: "url"))
+    var server: String?
+
+    @Flag(name: .long, help: "Print machine-readable JSON instead of tables.")
+    var json = false
+
+    /// The server URL, without trailing slash.
+    var serverURL: String {
+        var value = server ?? ProcessInfo.processInfo.environment["AUTODETAIL_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "http://127.0.0.1:8080"
+        while value.hasSuffix("/") { value.removeLast() }
+        return value
+    }
+
+    func validate() throws {
+        guard let url = URL(string: serverURL), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            url.host != nil
+        else {
+            throw ValidationError("--server must be an http or https URL, got '\(serverURL)'")
+        }
+    }
+
+    /// The folder of the credentials file: `$XDG_CONFIG_HOME/autodetail` or `~/.config/autodetail`.
+    static var configDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("autodetail", isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent(".config", isDirectory: true).appendingPathComponent("autodetail", isDirectory: true)
+    }
+
+    static var credentialsFile: URL { configDirectory.appendingPathComponent("credentials.json") }
+
+    /// A client for `serverURL` whose key and admin token live in the config folder (one entry per server).
+    func makeClient() -> AutoDetailClient {
+        AutoDetailClient(
+            baseURL: URL(string: serverURL)!,
+            credentialStore: FileCredentialStore(fileURL: Self.credentialsFile, account: serverURL))
+    }
+
+    /// Prints `value` as pretty JSON (sorted keys) on stdout.
+    func printJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        Terminal.out(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}
+
+/// Checks of option values shared by several commands (usage errors, exit code 2).
+enum Check {
+    /// `YYYY-MM-DD` and a real date.
+    static func date(_ text: String, option: String) throws {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        guard text.count == 10, parts.count == 3, let date = formatter.date(from: text), formatter.string(from: date) == text
+        else {
+            throw ValidationError("\(option) must be a date YYYY-MM-DD, got '\(text)'")
+        }
+    }
+
+    /// A UUID (ids are always UUIDs; anything else cannot exist).
+    static func id(_ text: String, what: String) throws {
+        guard UUID(uuidString: text) != nil else { throw ValidationError("\(what) must be an id like 94529c37-d794-4f2c-9e94-faac8d686aa8, got '\(text)'") }
+    }
+}
+
+extension AppointmentStatus: ExpressibleByArgument {}
