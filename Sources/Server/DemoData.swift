@@ -27,6 +27,9 @@ enum DemoData {
     static func seedAll(_ app: Application) async throws {
         let now = WireTime.truncated(app.core.clock.now())
         if app.core.config.apps.contains(.helppet) {
+            // `seed` counts as HelpPet's first start when none happened yet, so a later `serve` neither seeds again
+            // nor prints the demo logins a second time.
+            _ = try await BootstrapMarker.claimFirstStart(product: "helppet", now: now, on: app.db)
             try await HelpPetDemoData.seed(on: app.db, now: now)
             printUnbuffered(HelpPetDemoData.credentials)
         }

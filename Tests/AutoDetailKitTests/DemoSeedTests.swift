@@ -12,6 +12,7 @@ struct DemoSeedTests {
         defer { try? FileManager.default.removeItem(at: data) }
         let seeded = try await TestServer.runCommand(["seed"], dataDirectory: data)
         #expect(seeded.status == 0, "\(seeded.output)")
+        #expect(seeded.output.contains("HelpPet demo logins"), "\(seeded.output)")
         let password = try #require(
             TestServer.firstMatch(in: seeded.output, after: "AutoDetail Hub first start: admin username=admin password=", until: " "),
             "\(seeded.output)")
@@ -26,8 +27,9 @@ struct DemoSeedTests {
 
         let server = try await TestServer.start(dataDirectory: data)
         do {
-            // serve does not repeat the first start.
+            // serve does not repeat either product's first start.
             #expect(!server.log.contains("AutoDetail Hub first start"), "\(server.log)")
+            #expect(!server.log.contains("HelpPet demo logins"), "\(server.log)")
             let client = server.client(apiKey: orgKey)
             #expect(try await client.validateKey().keyType == "org")
             let services = try await client.services()
