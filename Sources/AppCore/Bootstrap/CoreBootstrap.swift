@@ -4,7 +4,13 @@ import Vapor
 /// Wires the shared plumbing: configuration, database, middleware order, health and metrics routes.
 public enum CoreBootstrap {
     public static func configure(_ app: Application, config: AppConfig, clock: any AppClock = SystemClock()) async throws {
-        app.logger.logLevel = config.logLevel
+        // Vapor's HTTP layer traces every raw request head at `trace` (Authorization and X-API-Key headers, presigned
+        // query strings) through this logger, so the application logger never goes below `debug`: no log level may
+        // put a credential into the log (scripts/check-log-secrets proves it).
+        app.logger.logLevel = max(config.logLevel, .debug)
+        if config.logLevel < .debug {
+            app.logger.notice("LOG_LEVEL=\(config.logLevel) is served as debug: trace would log raw request heads with credentials")
+        }
         app.http.server.configuration.hostname = config.host
         app.http.server.configuration.port = config.port
         // Requests are recorded once, by RequestObservationMiddleware, with route templates as labels.
