@@ -29,6 +29,21 @@ struct SummaryDrafterTests {
             """)
     }
 
+    /// Whisper often joins sentences with commas: the complaint and follow-up are cut to their clauses.
+    @Test func runOnSentenceFromAnEngine() {
+        let text = "Bella present with vomiting since yesterday, her temperature is 103 degrees Fahrenheit, "
+            + "weight is 12 kilograms, we will start amoxicillin 250 milligrams twice daily, recheck in two weeks."
+        let draft = drafter.draft(of: text)
+        #expect(draft.complaint == "Bella present with vomiting since yesterday.")
+        #expect(draft.vitals.temperature == "103 °F")
+        #expect(draft.vitals.weight == "12 kg")
+        #expect(draft.medications == [.init(name: "amoxicillin", dose: "250 mg", frequency: "twice daily")])
+        #expect(draft.followUp == ["Recheck in 2 weeks."])
+        // Clauses without numbers or other parts stay with the complaint.
+        #expect(drafter.draft(of: "Owner reports coughing, sneezing and lethargy.").complaint
+            == "Owner reports coughing, sneezing and lethargy.")
+    }
+
     @Test func spokenNumbersAreRead() {
         let text = "Temperature is one hundred and two point five degrees. She weighs twenty-five pounds. "
             + "Give meloxicam one point five milligrams once a day."

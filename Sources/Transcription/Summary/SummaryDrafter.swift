@@ -94,9 +94,40 @@ public struct SummaryDrafter: Sendable {
 
     func complaint(_ sentences: [String]) -> String? {
         for cue in Self.complaintCues {
-            if let s = sentences.first(where: { $0.lowercased().contains(cue) }) { return s }
+            if let s = sentences.first(where: { $0.lowercased().contains(cue) }) {
+                return Self.clauses(of: s, from: cue, stoppingAtOtherSections: true)
+            }
         }
         return nil
+    }
+
+    static let sectionWords = [
+        "temperature", "temp ", "weight", "weighs", "heart", "pulse", "respiratory", "respiration", "breathing rate",
+        "start ", "give ", "prescribe", "recheck", "follow", "come back", "return",
+    ]
+
+    /// Engines often join sentences with commas: the clause holding `cue`, and the clauses after it up to the
+    /// first one that belongs to another part of the summary (a number, a vital sign, a medication, a follow-up)
+    /// when `stoppingAtOtherSections`, else to the end of the sentence. Ends with the sentence's punctuation.
+    static func clauses(of sentence: String, from cue: String, stoppingAtOtherSections: Bool) -> String {
+        let parts = sentence.components(separatedBy: ", ")
+        guard parts.count > 1, let start = parts.firstIndex(where: { $0.lowercased().contains(cue) }) else {
+            return sentence
+        }
+        var taken = [parts[start]]
+        for part in parts[(start + 1)...] {
+            let lower = part.lowercased()
+            if stoppingAtOtherSections,
+                lower.contains(where: \.isNumber) || sectionWords.contains(where: { lower.contains($0) })
+            {
+                break
+            }
+            taken.append(part)
+        }
+        var text = taken.joined(separator: ", ")
+        text = text.prefix(1).uppercased() + text.dropFirst()
+        if let last = text.last, !".!?".contains(last) { text += "." }
+        return text
     }
 
     // MARK: Vitals
@@ -221,9 +252,10 @@ public struct SummaryDrafter: Sendable {
     ]
 
     func followUp(_ sentences: [String]) -> [String] {
-        sentences.filter { s in
+        sentences.compactMap { s in
             let lower = s.lowercased()
-            return Self.followUpCues.contains { lower.contains($0) }
+            guard let cue = Self.followUpCues.first(where: { lower.contains($0) }) else { return nil }
+            return Self.clauses(of: s, from: cue, stoppingAtOtherSections: false)
         }
     }
 

@@ -60,7 +60,7 @@ import Testing
             _ = try await group.startWorker(database, env: env)
             let visit = try await harness.waitForState(visitID, ["processed", "failed"])
             #expect(visit.json["state"].string == "processed", "\(visit)")
-            #expect((visit.json["full_text"].string ?? "").lowercased().contains("amoxicillin"))
+            #expect((visit.json["full_text"].string ?? "").lowercased().contains("250 milligrams"), "\(visit)")
             #expect(try await rows.jobs(visit: visitID) == [.init(status: "done", attempts: 2, lastError: nil)])
         }
     }
