@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(
             name: "HelpPetAPITests",
             dependencies: [
-                "HelpPetAPI", "AppCore",
+                "HelpPetAPI", "AppCore", "Transcription",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -108,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TranscriptionTests",
-            dependencies: ["Transcription"]
+            dependencies: ["Transcription", "AppCore"]
         ),
         .testTarget(
             name: "AutoDetailAPITests",
