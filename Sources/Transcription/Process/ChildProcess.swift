@@ -31,6 +31,7 @@ public enum ChildProcess {
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         workDirectory: URL, timeout: TimeInterval
     ) async throws -> ChildProcessResult {
+        try Task.checkCancellation()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -14,7 +14,7 @@ import Testing
     /// the spoken temperature and medication, hidden from the pet owner until a vet approves it.
     @Test(.enabled(if: Tools.whisperRunnable)) func whisperTranscribesARecording() async throws {
         try Tools.requireWhisper()
-        try await withServerDatabase { database, group in
+        try await withEngineServerDatabase { database, group in
             let server = try await group.start(database, env: Tools.env(engine: "whisper"))
             let ready = try await server.client.get("/health/ready")
             #expect(ready.json["checks"]["transcription"].string == "ok", "\(ready)")
@@ -71,7 +71,7 @@ import Testing
     /// pocketsphinx (no Python): a real transcript with timed segments, engine and model recorded.
     @Test(.enabled(if: Tools.pocketsphinxRunnable)) func pocketsphinxTranscribesARecording() async throws {
         try Tools.requirePocketsphinx()
-        try await withServerDatabase { database, group in
+        try await withEngineServerDatabase { database, group in
             let server = try await group.start(database, env: Tools.env(engine: "pocketsphinx"))
             let vet = try await server.client.login(Demo.vet1)
             let harness = TranscriptionHarness(api: server, token: vet)
@@ -98,7 +98,7 @@ import Testing
     /// replaced with real audio and `/transcribe` makes it `processed`.
     @Test(.enabled(if: Tools.pocketsphinxRunnable)) func badInputFailsThenReplacedAudioIsTranscribed() async throws {
         try Tools.requirePocketsphinx()
-        try await withServerDatabase { database, group in
+        try await withEngineServerDatabase { database, group in
             let server = try await group.start(database, env: Tools.env(engine: "pocketsphinx"))
             let rows = try await JobRows.open(database)
             defer { Task { await rows.close() } }

@@ -57,6 +57,16 @@ enum TranscriptionTools {
     }
 }
 
+/// `withServerDatabase` for tests that run an engine: one such test at a time, so the CPU-heavy recognisers do
+/// not starve the other suites' servers (pool timeouts) on a 2-core machine.
+func withEngineServerDatabase<T>(_ body: (TestDatabase, ServerGroup) async throws -> T) async throws -> T {
+    try await TranscriptionTools.engineGate.withPermit { try await withServerDatabase(body) }
+}
+
+extension TranscriptionTools {
+    static let engineGate = AsyncGate(limit: 1)
+}
+
 /// Speech generated at test time: espeak-ng → WAV → AAC in an m4a (the iPhone app's format) via ffmpeg.
 enum SpeechFixture {
     static let visitText = "Bella presents with vomiting since yesterday. Her temperature is 103 degrees Fahrenheit. "

@@ -10,7 +10,7 @@ import Testing
     /// once (one `done` row per visit, `transcription_completed_at` unchanged afterwards).
     @Test(.enabled(if: Tools.whisperRunnable)) func twoWorkersNeverTakeTheSameJob() async throws {
         try Tools.requireWhisper()
-        try await withServerDatabase { database, group in
+        try await withEngineServerDatabase { database, group in
             let env = Tools.env(engine: "whisper", ["RECONCILER_INTERVAL_SECONDS": "1", "RECONCILER_GRACE_SECONDS": "1"])
             let api = try await group.start(database, env: env, arguments: ["--no-worker"])
             _ = try await group.startWorker(database, env: env)
@@ -43,7 +43,7 @@ import Testing
     /// worker takes it (attempt 2) and the visit becomes `processed`.
     @Test(.enabled(if: Tools.whisperRunnable)) func jobOfAKilledWorkerIsTakenAgain() async throws {
         try Tools.requireWhisper()
-        try await withServerDatabase { database, group in
+        try await withEngineServerDatabase { database, group in
             let env = Tools.env(engine: "whisper", ["TRANSCRIPTION_LEASE_SECONDS": "6"])
             let api = try await group.start(database, env: env, arguments: ["--no-worker"])
             let rows = try await JobRows.open(database)
@@ -69,7 +69,7 @@ import Testing
     /// promptly; the next worker finishes it with attempt 1.
     @Test(.enabled(if: Tools.whisperRunnable)) func gracefulShutdownReleasesTheRunningJob() async throws {
         try Tools.requireWhisper()
-        try await withServerDatabase { database, group in
+        try await withEngineServerDatabase { database, group in
             let env = Tools.env(engine: "whisper")
             let api = try await group.start(database, env: env, arguments: ["--no-worker"])
             let rows = try await JobRows.open(database)
