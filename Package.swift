@@ -63,9 +63,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // Audio preparation (ffmpeg), the offline engines (Whisper helper, pocketsphinx), the draft summary and
+        // the job queue worker; the product side (visits) is plugged in by the server through a small protocol.
+        .target(
+            name: "Transcription",
+            dependencies: ["AppCore"],
+            resources: [.copy("Resources/whisper_transcribe.py"), .copy("Resources/medications.txt")]
+        ),
         .executableTarget(
             name: "Server",
-            dependencies: ["AppCore", "HelpPetAPI", "AutoDetailAPI", "ObjectStorage"]
+            dependencies: ["AppCore", "HelpPetAPI", "AutoDetailAPI", "ObjectStorage", "Transcription"]
         ),
         // Client SDK for the HelpPet API: Foundation only (no Vapor, no NIO), imported unchanged by the iPhone app.
         .target(name: "HelpPetKit"),
@@ -107,13 +114,17 @@ let package = Package(
         .testTarget(
             name: "HelpPetAPITests",
             dependencies: [
-                "HelpPetAPI", "AppCore",
+                "HelpPetAPI", "AppCore", "Transcription",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
             ]
+        ),
+        .testTarget(
+            name: "TranscriptionTests",
+            dependencies: ["Transcription", "AppCore"]
         ),
         .testTarget(
             name: "AutoDetailAPITests",

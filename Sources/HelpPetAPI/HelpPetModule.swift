@@ -57,12 +57,16 @@ public enum HelpPetModule {
         })
     }
 
-    /// `/health/ready`'s transcription part. No engine is built into this version yet, so a process that would
-    /// run jobs reports `unavailable` (jobs wait in the queue); `off` when configured so or without workers.
-    public static func registerTranscriptionReadiness(_ app: Application, runsWorkers: Bool) {
+    /// `/health/ready`'s transcription part: `off` when configured so or when this process runs no workers,
+    /// `ok` when the engine can run, else `unavailable` (jobs wait in the queue; the answer is `degraded`, never 503).
+    public static func registerTranscriptionReadiness(
+        _ app: Application, runsWorkers: Bool, engineAvailable: (@Sendable () async -> Bool)?
+    ) {
         let engine = app.core.config.transcription.engine
         app.core.readiness.register(.init(name: "transcription", critical: false) { _ in
-            engine == .off || !runsWorkers ? .off : .unavailable
+            if engine == .off || !runsWorkers { return .off }
+            guard let engineAvailable else { return .unavailable }
+            return await engineAvailable() ? .ok : .unavailable
         })
     }
 

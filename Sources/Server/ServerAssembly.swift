@@ -2,6 +2,7 @@ import AppCore
 import AutoDetailAPI
 import Fluent
 import HelpPetAPI
+import Transcription
 import Vapor
 
 /// Builds the one server process: shared plumbing, then each enabled product.
@@ -25,8 +26,13 @@ enum ServerAssembly {
         }
         if serving { try await DemoData.seedOnFirstStart(app) }
         if config.apps.contains(.helppet) {
-            HelpPetModule.registerTranscriptionReadiness(app, runsWorkers: runsWorkers)
+            let worker = runsWorkers ? TranscriptionAssembly.makeWorker(app) : nil
+            var engineAvailable: (@Sendable () async -> Bool)?
+            if let worker { engineAvailable = { @Sendable in await worker.engineAvailable() } }
+            HelpPetModule.registerTranscriptionReadiness(
+                app, runsWorkers: runsWorkers, engineAvailable: engineAvailable)
             if runsWorkers { HelpPetModule.startBackgroundWork(app) }
+            if let worker { app.lifecycle.use(worker) }
         }
         if config.apps.contains(.autodetail), runsWorkers { AutoDetailModule.startBackgroundWork(app) }
     }

@@ -2,8 +2,9 @@ import AppCore
 import NIOConcurrencyHelpers
 import Vapor
 
-/// `server worker`: the background work without the HTTP API (reconciler; transcription once an engine exists),
-/// for deployments that separate API nodes (`serve --no-worker`) from worker nodes. Runs until SIGTERM/SIGINT.
+/// `server worker`: the background work without the HTTP API (the reconciler and `TRANSCRIPTION_CONCURRENCY`
+/// transcription loops), for deployments that separate API nodes (`serve --no-worker`) from worker nodes. Runs
+/// until SIGTERM/SIGINT; shutdown releases the jobs in progress so another worker takes them at once.
 struct WorkerCommand: AsyncCommand {
     struct Signature: CommandSignature {}
     var help: String { "Runs the background workers without serving HTTP." }

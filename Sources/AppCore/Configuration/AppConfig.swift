@@ -107,11 +107,7 @@ public struct AppConfig: Sendable {
         let reconciler = ReconcilerSettings(
             intervalSeconds: try env.int("RECONCILER_INTERVAL_SECONDS", default: 60, range: 1...86_400),
             graceSeconds: try env.int("RECONCILER_GRACE_SECONDS", default: 60, range: 1...86_400))
-        let engineName = env.string("TRANSCRIPTION_ENGINE") ?? "whisper"
-        guard let engine = TranscriptionSettings.Engine(rawValue: engineName) else {
-            throw ConfigurationError("TRANSCRIPTION_ENGINE must be whisper, pocketsphinx or off, got '\(engineName)'")
-        }
-        let transcription = TranscriptionSettings(engine: engine, whisperModelDirectory: env.string("WHISPER_MODEL_DIR"))
+        let transcription = try TranscriptionSettings.load(env: env)
         let autodetail = try AutoDetailSettings.load(env: env)
 
         return AppConfig(

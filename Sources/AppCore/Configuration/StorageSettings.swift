@@ -100,4 +100,56 @@ public struct TranscriptionSettings: Sendable {
     public enum Engine: String, Sendable { case whisper, pocketsphinx, off }
     public var engine: Engine
     public var whisperModelDirectory: String?
+    /// `TRANSCRIPTION_PYTHON`: the Python of the Whisper environment (default `./.venv-transcription/bin/python3`).
+    public var python: String = "./.venv-transcription/bin/python3"
+    /// `TRANSCRIPTION_CONCURRENCY`: jobs one process works on at once.
+    public var concurrency: Int = 1
+    /// `TRANSCRIPTION_POLL_INTERVAL_SECONDS`: how often an idle worker looks for a job.
+    public var pollInterval: Double = 2
+    /// `TRANSCRIPTION_LEASE_SECONDS`: a claimed job's lease (renewed every fifth of it while working).
+    public var leaseSeconds: Int = 300
+    /// `TRANSCRIPTION_RETRY_DELAYS_SECONDS`: the waits before the second and third attempt.
+    public var retryDelays: [Int] = [30, 120]
+    /// `TRANSCRIPTION_TIMEOUT_SECONDS`: wall-clock limit of one engine run (ffmpeg has its own 300 s).
+    public var engineTimeoutSeconds: Int = 1800
+
+    public init(engine: Engine, whisperModelDirectory: String?) {
+        self.engine = engine
+        self.whisperModelDirectory = whisperModelDirectory
+    }
+
+    static func load(env: EnvironmentReader) throws -> TranscriptionSettings {
+        let engineName = env.string("TRANSCRIPTION_ENGINE") ?? "whisper"
+        guard let engine = Engine(rawValue: engineName) else {
+            throw ConfigurationError("TRANSCRIPTION_ENGINE must be whisper, pocketsphinx or off, got '\(engineName)'")
+        }
+        var settings = TranscriptionSettings(engine: engine, whisperModelDirectory: env.string("WHISPER_MODEL_DIR"))
+        if let dir = settings.whisperModelDirectory {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ConfigurationError("WHISPER_MODEL_DIR '\(dir)' is not a directory")
+            }
+        }
+        if let python = env.string("TRANSCRIPTION_PYTHON") { settings.python = python }
+        settings.concurrency = try env.int("TRANSCRIPTION_CONCURRENCY", default: 1, range: 1...32)
+        if let raw = env.string("TRANSCRIPTION_POLL_INTERVAL_SECONDS") {
+            guard let value = Double(raw), value >= 0.05, value <= 3600 else {
+                throw ConfigurationError(
+                    "TRANSCRIPTION_POLL_INTERVAL_SECONDS must be a number between 0.05 and 3600, got '\(raw)'")
+            }
+            settings.pollInterval = value
+        }
+        settings.leaseSeconds = try env.int("TRANSCRIPTION_LEASE_SECONDS", default: 300, range: 5...86_400)
+        if env.string("TRANSCRIPTION_RETRY_DELAYS_SECONDS") != nil {
+            let parts = env.list("TRANSCRIPTION_RETRY_DELAYS_SECONDS")
+            let delays = parts.compactMap { Int($0) }.filter { (0...86_400).contains($0) }
+            guard delays.count == 2, parts.count == 2 else {
+                throw ConfigurationError(
+                    "TRANSCRIPTION_RETRY_DELAYS_SECONDS must be two comma-separated seconds (0...86400), e.g. 30,120")
+            }
+            settings.retryDelays = delays
+        }
+        settings.engineTimeoutSeconds = try env.int("TRANSCRIPTION_TIMEOUT_SECONDS", default: 1800, range: 10...86_400)
+        return settings
+    }
 }

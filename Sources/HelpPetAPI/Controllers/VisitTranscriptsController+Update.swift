@@ -59,6 +59,9 @@ extension VisitTranscriptsController {
                 let jobID = try await TranscriptionJobQueue.requeue(visitID: id, storageKey: key, now: now, on: db)
                 patch.set["transcription_job_id"] = .string(jobID.lowercased)
             }
+            if current.state == .processing, let to = change.state, to != .processing {
+                try await TranscriptionJobQueue.discardLive(visitID: id, now: now, on: db)
+            }
             if !change.summary.isAbsent { patch.set["summary_status"] = .string("approved") }
             let state = change.state ?? current.state
             let fullText = change.fullText ?? current.fullText

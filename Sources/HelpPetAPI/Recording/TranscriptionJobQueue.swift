@@ -31,4 +31,14 @@ enum TranscriptionJobQueue {
             """).all()
         return !rows.isEmpty
     }
+
+    /// A visit left `processing` by hand (PUT to `failed` or `processed`): its waiting or running job is
+    /// `discarded` in the same transaction, so `/transcribe` is possible at once and a late result is never applied.
+    static func discardLive(visitID: UUID, now: Date, on db: any Database) async throws {
+        try await db.sql.raw("""
+            UPDATE transcription_jobs SET status = 'discarded', lease_owner = NULL, lease_expires_at = NULL,
+                updated_at = \(bind: now)
+            WHERE visit_id = \(bind: visitID) AND status IN ('queued', 'running')
+            """).run()
+    }
 }

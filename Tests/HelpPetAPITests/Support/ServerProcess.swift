@@ -110,6 +110,36 @@ final class ServerProcess: Sendable {
         throw lastError ?? TestSetupError("server did not start")
     }
 
+    /// Starts `server worker` (no HTTP) and waits until it reports that it runs.
+    static func startWorker(environment: [String: String], timeout: Duration = .seconds(120)) async throws
+        -> ServerProcess
+    {
+        let dataDir = environment["DATA_DIR"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        let logFile = dataDir.appendingPathComponent("worker-\(UUID().uuidString.prefix(8)).log")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: logFile)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["worker"]
+        process.environment = environment
+        process.currentDirectoryURL = dataDir
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? handle.close()
+        let worker = ServerProcess(port: 0, logFile: logFile, process: process)
+        let deadline = ContinuousClock.now + timeout
+        while !worker.output.contains("Worker running") {
+            guard process.isRunning else {
+                throw TestSetupError("worker exited with status \(process.terminationStatus):\n\(worker.output)")
+            }
+            guard ContinuousClock.now < deadline else { throw TestSetupError("worker not running:\n\(worker.output)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return worker
+    }
+
     /// Polls `GET /health` until it answers 200; fails early if the process exits.
     func waitUntilReady(timeout: Duration = .seconds(120)) async throws {
         let deadline = ContinuousClock.now + timeout
@@ -242,6 +272,13 @@ final class ServerGroup: Sendable {
             environment: ServerProcess.environment(database, env), arguments: arguments)
         servers.withLockedValue { $0.append(server) }
         return server
+    }
+
+    /// Starts a `server worker` on `database`.
+    func startWorker(_ database: TestDatabase, env: [String: String] = [:]) async throws -> ServerProcess {
+        let worker = try await ServerProcess.startWorker(environment: ServerProcess.environment(database, env))
+        servers.withLockedValue { $0.append(worker) }
+        return worker
     }
 
     func stopAll() async {

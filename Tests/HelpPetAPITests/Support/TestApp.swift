@@ -114,7 +114,7 @@ func makeTestApplication(_ values: [String: String], clock: (any AppClock)?) asy
         if config.apps.contains(.helppet) {
             try HelpPetModule.configure(app)
             // As `server serve --no-worker`: no reconciler or transcription worker runs inside a test application.
-            HelpPetModule.registerTranscriptionReadiness(app, runsWorkers: false)
+            HelpPetModule.registerTranscriptionReadiness(app, runsWorkers: false, engineAvailable: nil)
         }
         return app
     } catch {

@@ -1,0 +1,164 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// HelpPet's side of the transcription worker (contract §5.1): what a job needs to know about its visit, and the
+/// write transactions that apply a result or a final failure. Each one re-reads the job and the visit under the
+/// write lock and applies only if this worker still holds the job **and** the visit is still `processing` at the
+/// job's storage key; a stale job (visit replaced, deleted or finished by hand meanwhile) becomes `discarded`.
+/// Plain values only, so the `Transcription` library does not depend on HelpPet (the server plugs them together).
+public enum VisitTranscriptionJobs {
+    public struct JobVisit: Sendable {
+        public var contentType: String
+        public var petName: String?
+    }
+
+    /// A transcription result in the contract's terms.
+    public struct Result: Sendable {
+        public var fullText: String
+        /// `[{start, end, text}]`, ordered by start.
+        public var segments: [JSONValue]
+        public var engine: String
+        public var model: String
+        public var language: String
+        public var audioDurationSeconds: Double
+        public var realTimeFactor: Double
+        public var completedAt: Date
+        /// Written when the visit has no summary or only a draft one.
+        public var draftSummary: String?
+
+        public init(
+            fullText: String, segments: [JSONValue], engine: String, model: String, language: String,
+            audioDurationSeconds: Double, realTimeFactor: Double, completedAt: Date, draftSummary: String?
+        ) {
+            self.fullText = fullText
+            self.segments = segments
+            self.engine = engine
+            self.model = model
+            self.language = language
+            self.audioDurationSeconds = audioDurationSeconds
+            self.realTimeFactor = realTimeFactor
+            self.completedAt = completedAt
+            self.draftSummary = draftSummary
+        }
+    }
+
+    public enum Applied: Sendable { case applied, discarded, leaseLost }
+
+    /// The content type and pet name of a job's visit; nil when the job is stale.
+    public static func visit(visitID: UUID, storageKey: String, on db: any Database) async throws -> JobVisit? {
+        guard let visit = try await Visit.find(visitID, on: db), visit.state == .processing,
+            visit.storageKey == storageKey
+        else { return nil }
+        let pet = try await Pet.find(visit.petID, on: db)
+        var contentType = AudioContentType.default.value
+        if case .string(let stored)? = visit.metadata["content_type"] {
+            contentType = AudioContentType.stored(stored).value
+        }
+        return JobVisit(contentType: contentType, petName: pet?.name)
+    }
+
+    /// Streams the recording at `storageKey` into `destination`; false when it is missing.
+    public static func download(storageKey: String, to destination: URL, app: Application) async throws -> Bool {
+        let storage = app.recordingStorage
+        return try await storage.store.download(bucket: storage.bucket, key: storageKey, to: destination) != nil
+    }
+
+    public static func applySuccess(
+        jobID: UUID, owner: String, visitID: UUID, storageKey: String, result: Result, on db: any Database
+    ) async throws -> Applied {
+        try await db.writeTransaction { db -> Applied in
+            guard try await holds(jobID: jobID, owner: owner, on: db) else { return .leaseLost }
+            guard let visit = try await VisitRows.locked(visitID, on: db), visit.state == .processing,
+                visit.storageKey == storageKey
+            else {
+                try await finishJob(jobID, status: "discarded", error: nil, now: result.completedAt, on: db)
+                return .discarded
+            }
+            var patch = MetadataPatch()
+            patch.set["transcription_engine"] = .string(result.engine)
+            patch.set["transcription_model"] = .string(result.model)
+            patch.set["transcript_segments"] = .array(result.segments)
+            patch.set["language"] = .string(result.language)
+            patch.set["audio_duration_seconds"] = .number(result.audioDurationSeconds)
+            patch.set["real_time_factor"] = .number(result.realTimeFactor)
+            patch.set["transcription_completed_at"] = .string(WireTime.format(result.completedAt))
+            patch.set["transcript_length"] = .integer(Int64(result.fullText.count))
+            patch.remove = ["transcription_error", "transcription_failed_at"]
+            // A summary a person wrote (or approved) is never overwritten; an empty or draft one is redrafted.
+            var summary = visit.summary
+            let isDraft = visit.metadata["summary_status"] == .string("draft")
+            if (visit.summary ?? "").isEmpty || isDraft {
+                summary = result.draftSummary
+                if result.draftSummary != nil {
+                    patch.set["summary_status"] = .string("draft")
+                } else {
+                    patch.remove.insert("summary_status")
+                }
+            }
+            try await db.sql.raw("""
+                UPDATE visits SET state = 'processed', full_text = \(bind: result.fullText), summary = \(bind: summary),
+                    metadata = \(try patch.sqlValue(current: visit.metadata, on: db)),
+                    updated_at = \(bind: result.completedAt)
+                WHERE id = \(bind: visitID) AND state = 'processing' AND storage_key = \(bind: storageKey)
+                """).run()
+            try await finishJob(jobID, status: "done", error: nil, now: result.completedAt, on: db)
+            return .applied
+        }
+    }
+
+    /// The last attempt failed: the visit becomes `failed` with `transcription_error` (the recording stays).
+    public static func applyFailure(
+        jobID: UUID, owner: String, visitID: UUID, storageKey: String, message: String, at now: Date,
+        on db: any Database
+    ) async throws -> Applied {
+        let error = String(message.prefix(500))
+        return try await db.writeTransaction { db -> Applied in
+            guard try await holds(jobID: jobID, owner: owner, on: db) else { return .leaseLost }
+            guard let visit = try await VisitRows.locked(visitID, on: db), visit.state == .processing,
+                visit.storageKey == storageKey
+            else {
+                try await finishJob(jobID, status: "discarded", error: error, now: now, on: db)
+                return .discarded
+            }
+            var patch = MetadataPatch()
+            patch.set["transcription_failed_at"] = .string(WireTime.format(now))
+            patch.set["transcription_error"] = .string(error)
+            try await db.sql.raw("""
+                UPDATE visits SET state = 'failed', metadata = \(try patch.sqlValue(current: visit.metadata, on: db)),
+                    updated_at = \(bind: now)
+                WHERE id = \(bind: visitID) AND state = 'processing' AND storage_key = \(bind: storageKey)
+                """).run()
+            try await finishJob(jobID, status: "failed", error: error, now: now, on: db)
+            return .applied
+        }
+    }
+
+    /// A job found stale before it was worked on.
+    public static func discard(jobID: UUID, owner: String, now: Date, on db: any Database) async throws {
+        try await db.sql.raw("""
+            UPDATE transcription_jobs SET status = 'discarded', lease_owner = NULL, lease_expires_at = NULL,
+                updated_at = \(bind: now)
+            WHERE id = \(bind: jobID) AND status = 'running' AND lease_owner = \(bind: owner)
+            """).run()
+    }
+
+    static func holds(jobID: UUID, owner: String, on db: any Database) async throws -> Bool {
+        let lock = db.engine == .postgres ? " FOR UPDATE" : ""
+        let rows = try await db.sql.raw("""
+            SELECT id FROM transcription_jobs
+            WHERE id = \(bind: jobID) AND status = 'running' AND lease_owner = \(bind: owner)\(unsafeRaw: lock)
+            """).all()
+        return !rows.isEmpty
+    }
+
+    static func finishJob(_ jobID: UUID, status: String, error: String?, now: Date, on db: any Database) async throws {
+        try await db.sql.raw("""
+            UPDATE transcription_jobs SET status = \(bind: status), lease_owner = NULL, lease_expires_at = NULL,
+                last_error = \(bind: error), updated_at = \(bind: now)
+            WHERE id = \(bind: jobID)
+            """).run()
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// One timed piece of a transcript.
+public struct TranscriptSegment: Sendable, Equatable, Codable {
+    public var start: Double
+    public var end: Double
+    public var text: String
+    public init(start: Double, end: Double, text: String) {
+        self.start = start
+        self.end = end
+        self.text = text
+    }
+}
+
+/// What a recogniser heard in one WAV file.
+public struct Transcript: Sendable, Equatable {
+    public var text: String
+    public var segments: [TranscriptSegment]
+    public var language: String
+    public var durationSeconds: Double
+    public var engine: String
+    public var model: String
+
+    public init(
+        text: String, segments: [TranscriptSegment], language: String, durationSeconds: Double, engine: String,
+        model: String
+    ) {
+        self.text = text
+        self.segments = segments
+        self.language = language
+        self.durationSeconds = durationSeconds
+        self.engine = engine
+        self.model = model
+    }
+}
+
+/// An offline speech recogniser (contract §5.1). Engines only ever read the prepared 16 kHz mono WAV.
+/// There is no fake engine in production: a result always comes from a real recogniser.
+public protocol SpeechRecognizer: Sendable {
+    /// `whisper` or `pocketsphinx` (`metadata.transcription_engine`).
+    var name: String { get }
+    /// True when the engine is installed and can run now (checked again while it is not).
+    func isAvailable() async -> Bool
+    func transcribe(wav: URL, prompt: String, workDirectory: URL) async throws -> Transcript
+}
+
+/// The duration of a canonical PCM WAV file from its size (16 kHz, mono, 16-bit after preparation).
+enum WAVDuration {
+    static func seconds(of url: URL) -> Double {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        return max(0, Double(size - 44)) / 32_000
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Whisper through faster-whisper (CTranslate2, CPU) in a project-local Python environment, run as a child
+/// process (`Resources/whisper_transcribe.py`) with `HF_HUB_OFFLINE=1`: nothing is downloaded at run time.
+public final class WhisperRecognizer: SpeechRecognizer {
+    public let name = "whisper"
+    let python: String
+    let script: String
+    let modelDirectory: String?
+    let timeout: TimeInterval
+    /// Availability is probed by starting the helper with `--check` (about a second), cached for a minute.
+    private let probe = NIOLockedValueBox<(at: Date, ok: Bool)?>(nil)
+
+    public init(python: String, modelDirectory: String?, timeout: TimeInterval, script: String? = nil) {
+        self.python = URL(fileURLWithPath: python).standardizedFileURL.path
+        self.script = script ?? TranscriptionResources.whisperScript.path
+        self.modelDirectory = modelDirectory
+        self.timeout = timeout
+    }
+
+    var environment: [String: String] {
+        var env = [
+            "HF_HUB_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1", "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "LC_ALL": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
+        ]
+        if let home = ProcessInfo.processInfo.environment["HOME"] { env["HOME"] = home }
+        return env
+    }
+
+    var modelArguments: [String] { modelDirectory.map { ["--model-dir", $0] } ?? [] }
+
+    public func isAvailable() async -> Bool {
+        if let cached = probe.withLockedValue({ $0 }), Date().timeIntervalSince(cached.at) < 60 { return cached.ok }
+        var ok = false
+        if FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script) {
+            let folder = FileManager.default.temporaryDirectory
+            let result = try? await ChildProcess.run(
+                python, [script, "--check"] + modelArguments, environment: environment, workDirectory: folder,
+                timeout: 60)
+            ok = result?.succeeded == true
+        }
+        probe.withLockedValue { $0 = (Date(), ok) }
+        return ok
+    }
+
+    struct Output: Decodable {
+        var text: String
+        var segments: [TranscriptSegment]
+        var language: String?
+        var duration: Double?
+        var model: String?
+    }
+
+    public func transcribe(wav: URL, prompt: String, workDirectory: URL) async throws -> Transcript {
+        let result = try await ChildProcess.run(
+            python, [script, "--wav", wav.path, "--prompt", prompt] + modelArguments, environment: environment,
+            workDirectory: workDirectory, timeout: timeout)
+        if result.timedOut { throw TranscriptionFailure("Whisper timed out after \(Int(timeout)) s") }
+        guard result.succeeded else {
+            throw TranscriptionFailure("Whisper failed (exit \(result.status)): \(result.stderrTail())")
+        }
+        guard let output = try? JSONDecoder().decode(Output.self, from: result.stdout) else {
+            throw TranscriptionFailure("Whisper returned no readable result")
+        }
+        return Transcript(
+            text: output.text, segments: output.segments.sorted { $0.start < $1.start },
+            language: output.language ?? "en", durationSeconds: output.duration ?? WAVDuration.seconds(of: wav),
+            engine: name, model: output.model ?? "whisper")
+    }
+}

