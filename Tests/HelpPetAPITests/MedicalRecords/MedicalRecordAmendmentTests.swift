@@ -63,8 +63,12 @@ import VaporTesting
     }
 
     @Test func onlyTheCurrentVersionCanBeAmended() async throws {
-        try await withTestApp { app in
+        // The amendment must be later than the seeded versions: within the same second the list's tie-break
+        // (`id`) would decide the order, and the assertion below would depend on a random id.
+        let clock = clinicalClock()
+        try await withTestApp(clock: clock) { app in
             let vet = try await app.token(for: Demo.vet1)
+            clock.advance(by: 100)
             let conflict = "Only the current version of a medical record can be amended"
             expectError(try await app.put(MedicalRecordFixtures.path(1), token: vet, json: ["notes": "x"]), .conflict, conflict)
             let third = try await MedicalRecordFixtures.amend(app, token: vet, Demo.record(2).lowercased)
