@@ -111,10 +111,21 @@ let package = Package(
                 .product(name: "VaporTesting", package: "vapor"),
             ]
         ),
+        // Test plumbing shared by the server test targets (one isolated database per test on SQLite or PostgreSQL,
+        // the DB-test ledger, JSON navigation). A plain target, so only test targets depend on it.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "AppCore",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+            ],
+            path: "Tests/ServerTestSupport"
+        ),
         .testTarget(
             name: "HelpPetAPITests",
             dependencies: [
-                "HelpPetAPI", "AppCore", "Transcription",
+                "HelpPetAPI", "AppCore", "Transcription", "ServerTestSupport",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -129,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "AutoDetailAPITests",
             dependencies: [
-                "AutoDetailAPI", "AppCore", "ObjectStorage",
+                "AutoDetailAPI", "AppCore", "ObjectStorage", "ServerTestSupport",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),

@@ -3,55 +3,55 @@ import Foundation
 
 /// A parsed JSON response, navigated by key and index. A missing key gives a node whose `isAbsent` is true, so tests
 /// can tell an absent key from an explicit `null` (the contract always sends nullable keys).
-struct JSONNode: Sendable, CustomStringConvertible {
-    let value: JSONValue?
+public struct JSONNode: Sendable, CustomStringConvertible {
+    public let value: JSONValue?
 
-    init(_ value: JSONValue?) { self.value = value }
+    public init(_ value: JSONValue?) { self.value = value }
 
-    init(data: Data) throws { value = try JSONDecoder().decode(JSONValue.self, from: data) }
+    public init(data: Data) throws { value = try JSONDecoder().decode(JSONValue.self, from: data) }
 
-    subscript(key: String) -> JSONNode {
+    public subscript(key: String) -> JSONNode {
         guard case .object(let o)? = value else { return JSONNode(nil) }
         return JSONNode(o[key])
     }
 
-    subscript(index: Int) -> JSONNode {
+    public subscript(index: Int) -> JSONNode {
         guard case .array(let a)? = value, a.indices.contains(index) else { return JSONNode(nil) }
         return JSONNode(a[index])
     }
 
-    var isAbsent: Bool { value == nil }
-    var isNull: Bool { value == .null }
-    var string: String? { if case .string(let s)? = value { return s } else { return nil } }
-    var int: Int? {
+    public var isAbsent: Bool { value == nil }
+    public var isNull: Bool { value == .null }
+    public var string: String? { if case .string(let s)? = value { return s } else { return nil } }
+    public var int: Int? {
         switch value {
         case .integer(let i)?: return Int(i)
         default: return nil
         }
     }
-    var double: Double? {
+    public var double: Double? {
         switch value {
         case .integer(let i)?: return Double(i)
         case .number(let d)?: return d
         default: return nil
         }
     }
-    var bool: Bool? { if case .bool(let b)? = value { return b } else { return nil } }
-    var array: [JSONNode]? { if case .array(let a)? = value { return a.map(JSONNode.init) } else { return nil } }
-    var count: Int { array?.count ?? 0 }
-    var keys: Set<String> { if case .object(let o)? = value { return Set(o.keys) } else { return [] } }
+    public var bool: Bool? { if case .bool(let b)? = value { return b } else { return nil } }
+    public var array: [JSONNode]? { if case .array(let a)? = value { return a.map(JSONNode.init) } else { return nil } }
+    public var count: Int { array?.count ?? 0 }
+    public var keys: Set<String> { if case .object(let o)? = value { return Set(o.keys) } else { return [] } }
     /// The `id` (or `uuid`) strings of an array of objects, in order.
-    var ids: [String] { (array ?? []).map { $0["id"].string ?? $0["uuid"].string ?? "" } }
+    public var ids: [String] { (array ?? []).map { $0["id"].string ?? $0["uuid"].string ?? "" } }
 
-    var description: String {
+    public var description: String {
         guard let value else { return "<absent>" }
         return (try? String(decoding: JSONCoding.encoder.encode(value), as: UTF8.self)) ?? "<unencodable>"
     }
 }
 
 /// Builds a JSON request body from Swift literals: `nil` and `NSNull()` become `null`; keys are sorted.
-enum JSONBody {
-    static func encode(_ value: Any?) -> String {
+public enum JSONBody {
+    public static func encode(_ value: Any?) -> String {
         switch value {
         case nil, is NSNull: return "null"
         case let b as Bool: return b ? "true" : "false"
@@ -76,7 +76,7 @@ enum JSONBody {
         }
     }
 
-    static func quote(_ s: String) -> String {
+    public static func quote(_ s: String) -> String {
         String(decoding: try! JSONEncoder().encode(s), as: UTF8.self)
     }
 }

@@ -9,8 +9,8 @@ import Testing
 /// Records which engine each database test ran on, so the CI can prove the PostgreSQL pass really ran database
 /// tests. With `HELPPET_TEST_DB_LOG=<file>` set (scripts/test sets it), every database test appends one line
 /// `<engine> <test name>`; scripts/test counts the lines and prints `DB tests on <engine>: N`.
-enum DatabaseTestLedger {
-    static func record(_ engine: TestDatabase.Engine) {
+public enum DatabaseTestLedger {
+    public static func record(_ engine: TestDatabase.Engine) {
         guard let path = ProcessInfo.processInfo.environment["HELPPET_TEST_DB_LOG"], !path.isEmpty else { return }
         let name = Test.current.map { "\($0.id)" } ?? "unknown-test"
         let line = "\(engine.rawValue) \(name)\n"
@@ -25,8 +25,8 @@ enum DatabaseTestLedger {
 /// Bounds how many test applications (each with its own database, pools and threads) exist at once.
 /// Swift Testing starts every test in parallel; on a 2-core machine an unbounded number of live applications
 /// only causes pool timeouts. `TEST_PARALLEL_APPS` overrides the default.
-final class AsyncGate: Sendable {
-    static let applications = AsyncGate(
+public final class AsyncGate: Sendable {
+    public static let applications = AsyncGate(
         limit: Int(ProcessInfo.processInfo.environment["TEST_PARALLEL_APPS"] ?? "") ?? 4)
 
     private struct State {
@@ -36,9 +36,9 @@ final class AsyncGate: Sendable {
 
     private let state: NIOLockedValueBox<State>
 
-    init(limit: Int) { state = NIOLockedValueBox(State(available: max(1, limit))) }
+    public init(limit: Int) { state = NIOLockedValueBox(State(available: max(1, limit))) }
 
-    func acquire() async {
+    public func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let granted = state.withLockedValue { s -> Bool in
                 if s.available > 0 {
@@ -52,7 +52,7 @@ final class AsyncGate: Sendable {
         }
     }
 
-    func release() {
+    public func release() {
         let next = state.withLockedValue { s -> CheckedContinuation<Void, Never>? in
             if s.waiters.isEmpty {
                 s.available += 1
@@ -63,7 +63,7 @@ final class AsyncGate: Sendable {
         next?.resume()
     }
 
-    func withPermit<T>(_ body: () async throws -> T) async throws -> T {
+    public func withPermit<T>(_ body: () async throws -> T) async throws -> T {
         await acquire()
         defer { release() }
         return try await body()

@@ -13,35 +13,35 @@ import Vapor
 ///   to `CREATE DATABASE t_<random>`; the test uses the new database and it is dropped (`WITH (FORCE)`) at the end.
 ///
 /// Either way the test also gets its own temporary `DATA_DIR` (generated secrets, local objects), removed at the end.
-struct TestDatabase: Sendable {
-    enum Engine: String, Sendable { case sqlite, postgres }
+public struct TestDatabase: Sendable {
+    public enum Engine: String, Sendable { case sqlite, postgres }
 
-    let engine: Engine
+    public let engine: Engine
     /// The test's `DATA_DIR`.
-    let directory: URL
+    public let directory: URL
     /// The fresh PostgreSQL database's URL (nil on SQLite).
-    let databaseURL: String?
-    let postgresName: String?
+    public let databaseURL: String?
+    public let postgresName: String?
 
     /// The variables that point a server (in-process or a `server` process) at this database.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         var env = ["DATA_DIR": directory.path]
         if let databaseURL { env["DATABASE_URL"] = databaseURL }
         return env
     }
 
     /// The admin URL given to the test run, if any (`DATABASE_URL`).
-    static var adminURL: String? {
+    public static var adminURL: String? {
         guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else { return nil }
         return url
     }
 
     /// The engine this test run uses.
-    static var runEngine: Engine { adminURL == nil ? .sqlite : .postgres }
+    public static var runEngine: Engine { adminURL == nil ? .sqlite : .postgres }
 
-    static func create() async throws -> TestDatabase {
+    public static func create() async throws -> TestDatabase {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("autodetail-tests", isDirectory: true)
+            .appendingPathComponent("server-tests", isDirectory: true)
             .appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard let admin = adminURL else {
@@ -59,7 +59,7 @@ struct TestDatabase: Sendable {
 
     /// Drops the PostgreSQL database and removes the temporary folder. Never throws: cleanup must not hide the
     /// test's own outcome.
-    func drop() async {
+    public func drop() async {
         if let postgresName, let admin = Self.adminURL {
             do {
                 try await PostgresAdmin.run(adminURL: admin, "DROP DATABASE IF EXISTS \(postgresName) WITH (FORCE)")
@@ -73,8 +73,8 @@ struct TestDatabase: Sendable {
 
 /// Runs one statement on the admin connection (statements such as CREATE DATABASE cannot run in a transaction,
 /// and SQLKit's raw queries don't open one).
-enum PostgresAdmin {
-    static func run(adminURL: String, _ statement: String) async throws {
+public enum PostgresAdmin {
+    public static func run(adminURL: String, _ statement: String) async throws {
         let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
         var configuration = try SQLPostgresConfiguration(url: adminURL)
         configuration.coreConfiguration.options.connectTimeout = .seconds(10)
@@ -94,7 +94,7 @@ enum PostgresAdmin {
     }
 }
 
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestSetupError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
