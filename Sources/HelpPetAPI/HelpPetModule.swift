@@ -86,6 +86,8 @@ public enum HelpPetModule {
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let io = StorageFileIO()
         app.lifecycle.use(FileIOShutdown(io: io))
+        // Up to 100 MiB streamed to the spool: exempt from the deadline for collected bodies.
+        app.core.streamingBodyPaths.register("/api/v1/upload/audio")
         return LegacyAudioUploadController(spoolDirectory: directory, io: io)
     }
 

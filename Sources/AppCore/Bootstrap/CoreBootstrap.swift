@@ -34,6 +34,9 @@ public enum CoreBootstrap {
         app.middleware.use(RequestObservationMiddleware(metrics: metrics))
         app.middleware.use(CORSPolicyMiddleware(allowedOrigins: config.corsAllowedOrigins))
         app.middleware.use(APIErrorMiddleware())
+        app.middleware.use(RequestBodyDeadlineMiddleware(
+            timeout: .milliseconds(Int64(config.requestBodyTimeoutSeconds * 1000)),
+            streamingPaths: app.core.streamingBodyPaths))
 
         try app.register(collection: HealthController())
         try app.register(collection: MetricsController())

@@ -9,6 +9,8 @@ public struct CoreServices: Sendable {
     public let metrics: MetricsRegistry
     public let clientAddress: ClientAddress
     public let readiness: ReadinessChecks
+    /// Routes that stream their request bodies (exempt from the request body deadline).
+    public let streamingBodyPaths = StreamingBodyPaths()
 
     public init(
         config: AppConfig, clock: any AppClock, passwordHasher: PasswordHasher, tokens: TokenService,

@@ -29,6 +29,7 @@ public enum ObjectStoreSetup {
             }
             app.objectStore = store
             app.lifecycle.use(LocalStoreShutdown(store: store))
+            app.core.streamingBodyPaths.register("/storage/")
             let clientAddress = ClientAddress(trustedProxies: config.trustedProxies)
             try app.register(collection: StorageRoutes(
                 store: store, requestID: { $0.requestID },

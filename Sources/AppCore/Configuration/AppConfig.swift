@@ -38,6 +38,8 @@ public struct AppConfig: Sendable {
     public var seedDemoData: Bool
     public var disableRateLimits: Bool
     public var logLevel: Logger.Level
+    /// `REQUEST_BODY_TIMEOUT_SECONDS`: time a client has to deliver a JSON/form body (streamed uploads excepted).
+    public var requestBodyTimeoutSeconds: Double
     public var metricsToken: String?
     public var storage: StorageSettings
     public var reconciler: ReconcilerSettings
@@ -132,6 +134,7 @@ public struct AppConfig: Sendable {
             seedDemoData: try env.bool("SEED_DEMO_DATA", default: !production),
             disableRateLimits: try env.bool("DISABLE_RATE_LIMITS", default: false),
             logLevel: logLevel,
+            requestBodyTimeoutSeconds: try env.double("REQUEST_BODY_TIMEOUT_SECONDS", default: 30, range: 0.1...3600),
             metricsToken: env.string("METRICS_TOKEN"),
             storage: storage,
             reconciler: reconciler,

@@ -19,6 +19,14 @@ public struct EnvironmentReader: Sendable {
         return v
     }
 
+    public func double(_ name: String, default value: Double, range: ClosedRange<Double>) throws -> Double {
+        guard let raw = string(name) else { return value }
+        guard let v = Double(raw), v.isFinite, range.contains(v) else {
+            throw ConfigurationError("\(name) must be a number between \(range.lowerBound) and \(range.upperBound), got '\(raw)'")
+        }
+        return v
+    }
+
     public func bool(_ name: String, default value: Bool) throws -> Bool {
         guard let raw = string(name)?.lowercased() else { return value }
         switch raw {
