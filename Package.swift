@@ -111,14 +111,16 @@ let package = Package(
                 .product(name: "VaporTesting", package: "vapor"),
             ]
         ),
-        // Test plumbing shared by the server test targets (one isolated database per test on SQLite or PostgreSQL,
-        // the DB-test ledger, JSON navigation). A plain target, so only test targets depend on it.
+        // Test plumbing shared by the server test targets: one isolated database per test (SQLite or PostgreSQL),
+        // real `server` processes on free ports, the DB-test ledger, JSON navigation. A plain target under Tests/,
+        // so only test targets depend on it.
         .target(
             name: "ServerTestSupport",
             dependencies: [
                 "AppCore",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tests/ServerTestSupport"
         ),

@@ -1,6 +1,8 @@
+import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
-import Testing
+import NIOCore
+import NIOHTTP1
 
 #if canImport(Glibc)
     import Glibc
@@ -11,16 +13,15 @@ import Testing
 /// Start it with the variables of a `TestDatabase` (`DATA_DIR`, and `DATABASE_URL` on PostgreSQL): two processes
 /// started with the same variables share one database (start the first, wait until it is ready, then the second).
 /// Output (stdout and stderr) goes to a log file in the data folder; `output` reads it.
-final class ServerProcess: Sendable {
-    let port: Int
-    let logFile: URL
+public final class ServerProcess: Sendable {
+    public let port: Int
+    public let logFile: URL
     private let process: Process
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
-    var client: HTTPTestClient { HTTPTestClient(baseURL: baseURL) }
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
-    var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+    public var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
     private init(port: Int, logFile: URL, process: Process) {
         self.port = port
@@ -31,7 +32,7 @@ final class ServerProcess: Sendable {
     // MARK: Binary and environment
 
     /// The `server` executable next to the test runner (same build folder), or `SERVER_BINARY`.
-    static var binary: URL {
+    public static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["SERVER_BINARY"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
@@ -49,20 +50,22 @@ final class ServerProcess: Sendable {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/server")
     }
 
-    /// The environment of a test server: fixed JWT secret, bcrypt cost 4, demo data, no transcription engine,
-    /// the database's variables, then `overrides`. Nothing else is inherited from the test process (in particular
-    /// not the admin `DATABASE_URL`), except `PATH` and `HOME`.
-    static func environment(_ database: TestDatabase, _ overrides: [String: String] = [:]) -> [String: String] {
+    /// The environment of a test server: bcrypt cost 4, demo data, no transcription engine, then the product's
+    /// `base` (JWT secret, apps, admin password…), the database's variables, then `overrides`. Nothing else is
+    /// inherited from the test process (in particular not the admin `DATABASE_URL`), except `PATH` and `HOME`.
+    public static func environment(
+        base: [String: String], _ database: TestDatabase, _ overrides: [String: String] = [:]
+    ) -> [String: String] {
         let inherited = ProcessInfo.processInfo.environment
         var env: [String: String] = [
             "PATH": inherited["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
             "HOME": inherited["HOME"] ?? "/tmp",
-            "JWT_SECRET": TestEnvironment.jwtSecret,
             "BCRYPT_COST": "4",
             "SEED_DEMO_DATA": "true",
             "LOG_LEVEL": inherited["TEST_LOG_LEVEL"] ?? "warning",
             "TRANSCRIPTION_ENGINE": "off",
         ]
+        env.merge(base) { _, new in new }
         env.merge(database.environment) { _, new in new }
         env.merge(overrides) { _, new in new }
         return env
@@ -72,7 +75,7 @@ final class ServerProcess: Sendable {
 
     /// Starts `server serve --hostname 127.0.0.1 --port <free port>` and, unless `waitUntilReady` is false, waits
     /// until `GET /health` answers 200. Retries with another port if the chosen one was taken meanwhile.
-    static func start(
+    public static func start(
         environment: [String: String], arguments: [String] = [], waitUntilReady: Bool = true,
         timeout: Duration = .seconds(120)
     ) async throws -> ServerProcess {
@@ -111,7 +114,7 @@ final class ServerProcess: Sendable {
     }
 
     /// Starts `server worker` (no HTTP) and waits until it reports that it runs.
-    static func startWorker(environment: [String: String], timeout: Duration = .seconds(120)) async throws
+    public static func startWorker(environment: [String: String], timeout: Duration = .seconds(120)) async throws
         -> ServerProcess
     {
         let dataDir = environment["DATA_DIR"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
@@ -141,15 +144,15 @@ final class ServerProcess: Sendable {
     }
 
     /// Polls `GET /health` until it answers 200; fails early if the process exits.
-    func waitUntilReady(timeout: Duration = .seconds(120)) async throws {
+    public func waitUntilReady(timeout: Duration = .seconds(120)) async throws {
         let deadline = ContinuousClock.now + timeout
-        let client = self.client
+        let health = HTTPClientRequest(url: baseURL + "/health")
         while ContinuousClock.now < deadline {
             guard process.isRunning else {
                 throw TestSetupError(
                     "server exited with status \(process.terminationStatus) before it was ready:\n\(output)")
             }
-            if let response = try? await client.send(.GET, "/health", timeout: .seconds(2)), response.status == .ok {
+            if let response = try? await HTTPClient.shared.execute(health, timeout: .seconds(2)), response.status == .ok {
                 return
             }
             try await Task.sleep(for: .milliseconds(50))
@@ -159,7 +162,7 @@ final class ServerProcess: Sendable {
 
     /// SIGTERM, then waits for the exit (SIGKILL after `timeout`). Returns the exit status.
     @discardableResult
-    func stop(timeout: Duration = .seconds(20)) async -> Int32 {
+    public func stop(timeout: Duration = .seconds(20)) async -> Int32 {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGTERM) }
         if await waitForExit(timeout: timeout) { return process.terminationStatus }
         return await self.kill()
@@ -167,14 +170,14 @@ final class ServerProcess: Sendable {
 
     /// SIGKILL (a crash: no shutdown code runs) and waits for the exit.
     @discardableResult
-    func kill() async -> Int32 {
+    public func kill() async -> Int32 {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         _ = await waitForExit(timeout: .seconds(30))
         return process.terminationStatus
     }
 
     /// True once the process has exited (polled: Foundation offers no async wait).
-    func waitForExit(timeout: Duration) async -> Bool {
+    public func waitForExit(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now >= deadline { return false }
@@ -183,17 +186,17 @@ final class ServerProcess: Sendable {
         return true
     }
 
-    var terminationReason: Process.TerminationReason { process.terminationReason }
-    var terminationStatus: Int32 { process.terminationStatus }
+    public var terminationReason: Process.TerminationReason { process.terminationReason }
+    public var terminationStatus: Int32 { process.terminationStatus }
 
     // MARK: One-shot runs
 
     /// Runs the binary to completion (for commands that exit, or for start-up failures); returns status and output.
-    static func run(
+    public static func run(
         arguments: [String], environment: [String: String], timeout: Duration = .seconds(60)
     ) async throws -> (status: Int32, output: String) {
         let logFile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("helppet-server-run-\(UUID().uuidString).log")
+            .appendingPathComponent("server-run-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: logFile) }
         let handle = try FileHandle(forWritingTo: logFile)
@@ -216,7 +219,7 @@ final class ServerProcess: Sendable {
     }
 
     /// A TCP port that is free right now on 127.0.0.1 (bound to port 0, then released).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSetupError("socket() failed") }
         defer { close(fd) }
@@ -239,11 +242,14 @@ final class ServerProcess: Sendable {
 
 /// Runs `body` with a fresh test database (SQLite file or PostgreSQL database) for `server` processes, recording
 /// the engine like every database test, and stopping every process the body started (via `ServerGroup`).
-func withServerDatabase<T>(_ body: (TestDatabase, ServerGroup) async throws -> T) async throws -> T {
+public func withServerDatabase<T>(
+    environment: @escaping @Sendable (TestDatabase, [String: String]) -> [String: String],
+    _ body: (TestDatabase, ServerGroup) async throws -> T
+) async throws -> T {
     try await AsyncGate.applications.withPermit {
         let database = try await TestDatabase.create()
         DatabaseTestLedger.record(database.engine)
-        let group = ServerGroup()
+        let group = ServerGroup(environment: environment)
         do {
             let result = try await body(database, group)
             await group.stopAll()
@@ -259,29 +265,35 @@ func withServerDatabase<T>(_ body: (TestDatabase, ServerGroup) async throws -> T
 }
 
 /// The processes a test started; all are stopped when the test ends.
-final class ServerGroup: Sendable {
+public final class ServerGroup: Sendable {
     private let servers = NIOLockedValueBox<[ServerProcess]>([])
+    /// The product's server environment for a database and the test's overrides.
+    private let environment: @Sendable (TestDatabase, [String: String]) -> [String: String]
 
-    var all: [ServerProcess] { servers.withLockedValue { $0 } }
+    public init(environment: @escaping @Sendable (TestDatabase, [String: String]) -> [String: String]) {
+        self.environment = environment
+    }
 
-    /// Starts a `server serve` on `database` (see `ServerProcess.environment`) and waits until it is ready.
-    func start(_ database: TestDatabase, env: [String: String] = [:], arguments: [String] = []) async throws
+    public var all: [ServerProcess] { servers.withLockedValue { $0 } }
+
+    /// Starts a `server serve` on `database` (with the group's environment) and waits until it is ready.
+    public func start(_ database: TestDatabase, env: [String: String] = [:], arguments: [String] = []) async throws
         -> ServerProcess
     {
         let server = try await ServerProcess.start(
-            environment: ServerProcess.environment(database, env), arguments: arguments)
+            environment: environment(database, env), arguments: arguments)
         servers.withLockedValue { $0.append(server) }
         return server
     }
 
     /// Starts a `server worker` on `database`.
-    func startWorker(_ database: TestDatabase, env: [String: String] = [:]) async throws -> ServerProcess {
-        let worker = try await ServerProcess.startWorker(environment: ServerProcess.environment(database, env))
+    public func startWorker(_ database: TestDatabase, env: [String: String] = [:]) async throws -> ServerProcess {
+        let worker = try await ServerProcess.startWorker(environment: environment(database, env))
         servers.withLockedValue { $0.append(worker) }
         return worker
     }
 
-    func stopAll() async {
+    public func stopAll() async {
         for server in all where server.isRunning { await server.stop() }
     }
 }

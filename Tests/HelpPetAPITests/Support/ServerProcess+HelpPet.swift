@@ -1,0 +1,16 @@
+import Foundation
+
+/// HelpPet's side of the shared `ServerProcess`: its environment (the fixed JWT secret tokens are forged with) and
+/// its HTTP test client.
+extension ServerProcess {
+    var client: HTTPTestClient { HTTPTestClient(baseURL: baseURL) }
+
+    static func environment(_ database: TestDatabase, _ overrides: [String: String] = [:]) -> [String: String] {
+        environment(base: ["JWT_SECRET": TestEnvironment.jwtSecret], database, overrides)
+    }
+}
+
+/// Runs `body` with a fresh test database for `server` processes started with HelpPet's environment.
+func withServerDatabase<T>(_ body: (TestDatabase, ServerGroup) async throws -> T) async throws -> T {
+    try await ServerTestSupport.withServerDatabase(environment: { ServerProcess.environment($0, $1) }, body)
+}
