@@ -92,14 +92,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Foundation only, like the kits: which database a kit test's server process runs on (SQLite, or a fresh
+        // PostgreSQL database in the PostgreSQL pass).
+        .target(name: "KitTestSupport", path: "Tests/KitTestSupport"),
         .testTarget(
             name: "AutoDetailKitTests",
-            dependencies: ["AutoDetailKit"]
+            dependencies: ["AutoDetailKit", "KitTestSupport"]
         ),
         .testTarget(
             name: "HelpPetKitTests",
             dependencies: [
-                "HelpPetKit",
+                "HelpPetKit", "KitTestSupport",
                 // Only to forge an expired JWT and an expired upload policy with the test server's known secrets.
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

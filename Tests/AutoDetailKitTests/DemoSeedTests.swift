@@ -1,5 +1,6 @@
 import AutoDetailKit
 import Foundation
+import KitTestSupport
 import Testing
 
 /// `server seed` seeds AutoDetail Hub too (not only HelpPet): the first start when none happened (admin password
@@ -9,7 +10,10 @@ struct DemoSeedTests {
     @Test("server seed on a new database, then serve: services, key and admin password work; a second seed adds nothing")
     func seedThenServe() async throws {
         let data = try TestServer.makeDataDirectory()
-        defer { try? FileManager.default.removeItem(at: data) }
+        defer {
+            ServerDatabase.drop(for: data)
+            try? FileManager.default.removeItem(at: data)
+        }
         let seeded = try await TestServer.runCommand(["seed"], dataDirectory: data)
         #expect(seeded.status == 0, "\(seeded.output)")
         #expect(seeded.output.contains("HelpPet demo logins"), "\(seeded.output)")
@@ -49,7 +53,10 @@ struct DemoSeedTests {
     @Test("a first start without demo data, then server seed: the services and a key are added, the admin kept")
     func seedAfterBareFirstStart() async throws {
         let data = try TestServer.makeDataDirectory()
-        defer { try? FileManager.default.removeItem(at: data) }
+        defer {
+            ServerDatabase.drop(for: data)
+            try? FileManager.default.removeItem(at: data)
+        }
         let bare = try await TestServer.start(dataDirectory: data, ["SEED_DEMO_DATA": "false"])
         let password = bare.adminPassword
         #expect(try await bare.client().services().isEmpty)

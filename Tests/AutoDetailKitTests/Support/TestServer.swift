@@ -1,5 +1,6 @@
 import AutoDetailKit
 import Foundation
+import KitTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -83,14 +84,17 @@ final class TestServer: @unchecked Sendable {
             "STORAGE_SECRET_ACCESS_KEY": storageSecret,
             "LOG_LEVEL": inherited["TEST_LOG_LEVEL"] ?? "warning",
         ]
+        environment.merge(ServerDatabase.environment(for: dataDirectory)) { _, new in new }
         environment.merge(overrides) { _, new in new }
         return environment
     }
 
+    /// A new temporary `DATA_DIR` (and, in the PostgreSQL pass, its own database).
     static func makeDataDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("autodetailkit-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try ServerDatabase.create(for: directory)
         return directory
     }
 
@@ -196,7 +200,10 @@ final class TestServer: @unchecked Sendable {
         while process.isRunning { try? await Task.sleep(nanoseconds: 20_000_000) }
     }
 
-    func removeData() { try? FileManager.default.removeItem(at: dataDirectory) }
+    func removeData() {
+        ServerDatabase.drop(for: dataDirectory)
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
 
     /// A client of this server with its own in-memory credentials.
     func client(apiKey: String? = nil) -> AutoDetailClient {

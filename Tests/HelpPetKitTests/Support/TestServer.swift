@@ -1,5 +1,6 @@
 import Foundation
 import HelpPetKit
+import KitTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -71,6 +72,7 @@ final class TestServer: @unchecked Sendable {
             let dataDirectory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("helppetkit-tests-\(UUID().uuidString)", isDirectory: true)
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+            try ServerDatabase.create(for: dataDirectory)
             let inherited = ProcessInfo.processInfo.environment
             var environment = [
                 "PATH": inherited["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
@@ -84,6 +86,7 @@ final class TestServer: @unchecked Sendable {
                 "STORAGE_SECRET_ACCESS_KEY": storageSecret,
                 "LOG_LEVEL": inherited["TEST_LOG_LEVEL"] ?? "warning",
             ]
+            environment.merge(ServerDatabase.environment(for: dataDirectory)) { _, new in new }
             environment.merge(overrides) { _, new in new }
             let port = try freePort()
             let process = try launch(binary, port: port, dataDirectory: dataDirectory, environment: environment, generation: 0)
@@ -193,7 +196,10 @@ final class TestServer: @unchecked Sendable {
         return true
     }
 
-    func removeData() { try? FileManager.default.removeItem(at: dataDirectory) }
+    func removeData() {
+        ServerDatabase.drop(for: dataDirectory)
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
 
     /// A TCP port that is free right now on 127.0.0.1.
     static func freePort() throws -> Int {
