@@ -12,35 +12,14 @@ struct HTTPTestClient: Sendable {
         _ method: HTTPMethod, _ path: String, token: String? = nil, headers: HTTPHeaders = [:],
         body: String? = nil, contentType: String? = nil, timeout: TimeAmount = .seconds(30)
     ) async throws -> TestResponse {
-        // A 503 with `Retry-After` is the server's documented answer to a pool wait over 2 s (shared surface rule);
-        // under a loaded CI machine a burst of 50 requests can meet it. Real clients retry it, and so do the tests,
-        // so that a race test checks the outcome of the race rather than the machine's speed.
-        for _ in 0..<20 {
-            let response = try await sendOnce(
-                method, path, token: token, headers: headers, body: body, contentType: contentType, timeout: timeout)
-            guard response.status == .serviceUnavailable,
-                let retryAfter = response.headers.first(name: "Retry-After").flatMap(Int.init)
-            else { return response }
-            try await Task.sleep(for: .seconds(retryAfter))
-        }
-        return try await sendOnce(
-            method, path, token: token, headers: headers, body: body, contentType: contentType, timeout: timeout)
-    }
-
-    private func sendOnce(
-        _ method: HTTPMethod, _ path: String, token: String?, headers: HTTPHeaders,
-        body: String?, contentType: String?, timeout: TimeAmount
-    ) async throws -> TestResponse {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         request.headers = headers
         if let token { request.headers.replaceOrAdd(name: "Authorization", value: "Bearer \(token)") }
         if let contentType { request.headers.replaceOrAdd(name: "Content-Type", value: contentType) }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
-        var buffer = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        let data = buffer.readData(length: buffer.readableBytes) ?? Data()
-        return TestResponse(status: response.status, headers: response.headers, body: data)
+        let answer = try await executeRetryingUnavailable(request, timeout: timeout, maxBodyBytes: 16 * 1024 * 1024)
+        return TestResponse(status: answer.status, headers: answer.headers, body: answer.body)
     }
 
     func get(_ path: String, token: String? = nil, headers: HTTPHeaders = [:]) async throws -> TestResponse {
