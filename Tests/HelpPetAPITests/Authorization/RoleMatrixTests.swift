@@ -6,7 +6,8 @@ import VaporTesting
 
 /// The role matrix of contract §2.7 (with the visibility rules of §2.5 and the 403 details of §2.6) for every
 /// implemented endpoint: users, practices, dashboard, appointments, pet owners, pets, medical records and visit
-/// transcripts (the audio endpoints, transcribe and visit DELETE are not implemented yet).
+/// transcripts. The recording endpoints (initiate, upload, complete, playback, transcribe, visit DELETE) have their
+/// cross-tenant matrix in CrossTenantAudioTests.
 ///
 /// Each line of `matrix` is one endpoint with its five cells; every cell runs as its own test case on a fresh
 /// application. The callers:
@@ -278,6 +279,7 @@ struct DatabaseFingerprint: Equatable, CustomStringConvertible {
         ("users", "updated_at"), ("practices", "updated_at"), ("pet_owners", "updated_at"),
         ("pet_owner_practices", "created_at"), ("pets", "updated_at"), ("appointments", "updated_at"),
         ("appointment_pets", nil), ("medical_records", "updated_at"), ("visits", "updated_at"),
+        ("transcription_jobs", "updated_at"),
     ]
 
     var counts: [String: Int] = [:]
