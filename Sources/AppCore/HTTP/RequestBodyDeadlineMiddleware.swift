@@ -22,9 +22,17 @@ public struct RequestBodyDeadlineMiddleware: AsyncMiddleware {
         guard Self.hasPendingBody(request), !streamingPaths.contains(request.url.path) else {
             return try await next.respond(to: request)
         }
+        let limit = request.application.routes.defaultMaxBodySize.value
+        // A declared length over the limit is refused before a byte of the body is read, and before authentication:
+        // waiting for (or reading) gigabytes a client announced costs more than answering 413 to an unauthenticated
+        // caller (a reverse proxy's client_max_body_size does the same). The body stays unread, so the connection
+        // cannot be reused.
+        if let declared = request.headers.first(name: .contentLength).flatMap(Int.init), declared > limit {
+            throw APIError(.payloadTooLarge, "Request body too large", headers: ["Connection": "close"])
+        }
         // Collected here with a deadline; the route's own collection then finds the body in memory. The size
-        // limit is the routes' default, so an oversized body still gets the usual 413.
-        let collected = request.body.collect(max: request.application.routes.defaultMaxBodySize.value)
+        // limit is the routes' default, so an oversized chunked body still gets the usual 413.
+        let collected = request.body.collect(max: limit)
         let deadline = request.eventLoop.makePromise(of: Void.self)
         let timer = request.eventLoop.scheduleTask(in: timeout) {
             deadline.fail(Abort(.requestTimeout, headers: ["Connection": "close"]))

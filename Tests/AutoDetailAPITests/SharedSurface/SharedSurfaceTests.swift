@@ -26,6 +26,29 @@ import VaporTesting
         }
     }
 
+    /// A deeply nested document is refused with 400 before the parser recurses once per level (AppCore's
+    /// StrictJSONSyntax bounds nesting at 64); at the bound the route's own validation answers.
+    @Test func deeplyNestedJSONIs400() async throws {
+        try await withTestApp(clock: Fixture.clock()) { app in
+            let key = app.orgKey
+            let levels = 30_000  // within the 64 KiB body limit
+            for document in [
+                String(repeating: "[", count: levels) + String(repeating: "]", count: levels),
+                #"{"a":"# + String(repeating: "[", count: levels),
+                String(repeating: #"{"a":"#, count: levels / 5) + "1" + String(repeating: "}", count: levels / 5),
+                #"{"a":"# + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + "}",
+            ] {
+                expectError(try await app.send(.POST, "/api/client/appointments", key: key, json: document), .badRequest,
+                            "Invalid JSON body")
+                expectError(try await app.send(.POST, "/api/admin/login", json: document), .badRequest, "Invalid JSON body")
+            }
+            let deepest = #"{"a":"# + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "}"
+            expectError(try await app.send(.POST, "/api/admin/login", json: deepest), .badRequest,
+                        "Missing required fields: username, password")
+            #expect(try await app.get("/health").status == .ok)
+        }
+    }
+
     @Test func bodyFraming() async throws {
         try await withTestApp(clock: Fixture.clock()) { app in
             let key = app.orgKey

@@ -271,9 +271,7 @@ import VaporTesting
                 for declared in [105_906_177, 500_000_000] {
                     let head = "POST \(F.legacyPath) HTTP/1.1\r\nHost: \(F.host)\r\nAuthorization: Bearer \(vet)\r\n"
                         + "Content-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(declared)\r\n\r\n"
-                    let answer = try await Task.detached {
-                        try RawHTTP.exchange(port: port, head: head, bodyPrefix: prefix)
-                    }.value
+                    let answer = try await RawHTTP.exchangeOnThread(port: port, head: head, bodyPrefix: prefix)
                     #expect(answer.status == 413, "\(answer.text)")
                     #expect(answer.text.contains(#"{"detail":"File size too large. Maximum 100MB allowed."}"#), "\(answer.text)")
                 }

@@ -443,6 +443,18 @@ enum RawHTTP {
         let text: String
     }
 
+    /// `exchange` on a thread of its own: on a 2-core machine the cooperative pool has two threads, and two
+    /// exchanges blocking there would starve the in-process server that has to answer them.
+    static func exchangeOnThread(port: Int, head: String, bodyPrefix: [UInt8], timeoutSeconds: Int = 10) async throws -> Answer {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    try exchange(port: port, head: head, bodyPrefix: bodyPrefix, timeoutSeconds: timeoutSeconds)
+                })
+            }.start()
+        }
+    }
+
     static func exchange(port: Int, head: String, bodyPrefix: [UInt8], timeoutSeconds: Int = 10) throws -> Answer {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSetupError("socket() failed") }

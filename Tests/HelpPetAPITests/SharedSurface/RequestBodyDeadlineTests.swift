@@ -61,6 +61,6 @@ import VaporTesting
     }
 
     static func exchange(port: Int, head: String, body: [UInt8], timeoutSeconds: Int = 10) async throws -> RawHTTP.Answer {
-        try await Task.detached { try RawHTTP.exchange(port: port, head: head, bodyPrefix: body, timeoutSeconds: timeoutSeconds) }.value
+        try await RawHTTP.exchangeOnThread(port: port, head: head, bodyPrefix: body, timeoutSeconds: timeoutSeconds)
     }
 }
