@@ -127,23 +127,27 @@ import VaporTesting
 
     // MARK: - Key-protected routes
 
-    struct KeyRoute: Sendable {
+    /// One route with the request a cell sends; `success` is the admin's answer on admin routes (key routes list
+    /// their outcomes per caller).
+    struct Route: Sendable {
         let name: String
         let method: HTTPMethod
         let path: @Sendable (World) -> String
         let body: (@Sendable (World) -> [String: Any?])?
+        let success: Outcome
 
-        init(_ name: String, _ method: HTTPMethod = .GET, body: (@Sendable (World) -> [String: Any?])? = nil,
-             path: @escaping @Sendable (World) -> String) {
+        init(_ name: String, _ method: HTTPMethod = .GET, success: Outcome = .ok,
+             body: (@Sendable (World) -> [String: Any?])? = nil, path: @escaping @Sendable (World) -> String) {
             self.name = name
             self.method = method
             self.path = path
             self.body = body
+            self.success = success
         }
     }
 
     struct KeyCell: Sendable, CustomTestStringConvertible {
-        let route: KeyRoute
+        let route: Route
         let caller: Caller
         let outcome: Outcome
         var testDescription: String { "\(route.name) as \(caller) → \(outcome)" }
@@ -152,7 +156,7 @@ import VaporTesting
     /// The cells of one route in `Caller.allCases` order: none, org, full-access org, install A, install B, revoked,
     /// deleted install, blocked, tampered, admin token. The last five are the same for every key route.
     static func keyLine(
-        _ route: KeyRoute, org: Outcome, fullAccess: Outcome, install: Outcome, otherInstall: Outcome
+        _ route: Route, org: Outcome, fullAccess: Outcome, install: Outcome, otherInstall: Outcome
     ) -> [KeyCell] {
         let outcomes: [Outcome] = [
             .missingKey, org, fullAccess, install, otherInstall, .invalidKey, .invalidKey, .blocked, .invalidKey, .invalidKey,
@@ -161,35 +165,35 @@ import VaporTesting
     }
 
     static let keyCells: [KeyCell] = [
-        keyLine(KeyRoute("book", .POST, body: { _ in Fixture.booking("\(monday)T10:00:00Z") }) { _ in
+        keyLine(Route("book", .POST, body: { _ in Fixture.booking("\(monday)T10:00:00Z") }) { _ in
             "/api/client/appointments"
         }, org: .created, fullAccess: .created, install: .created, otherInstall: .created),
-        keyLine(KeyRoute("list bookings") { _ in "/api/client/appointments" },
+        keyLine(Route("list bookings") { _ in "/api/client/appointments" },
                 org: .accepted(.ok, hides: .appointmentX), fullAccess: .accepted(.ok, lists: .appointmentX),
                 install: .accepted(.ok, lists: .appointmentX), otherInstall: .accepted(.ok, hides: .appointmentX)),
-        keyLine(KeyRoute("show X") { w in "/api/client/appointments/\(w.appointmentX)" },
+        keyLine(Route("show X") { w in "/api/client/appointments/\(w.appointmentX)" },
                 org: .notFound, fullAccess: .ok, install: .ok, otherInstall: .notFound),
-        keyLine(KeyRoute("cancel X", .POST) { w in "/api/client/appointments/\(w.appointmentX)/cancel" },
+        keyLine(Route("cancel X", .POST) { w in "/api/client/appointments/\(w.appointmentX)/cancel" },
                 org: .notFound, fullAccess: .ok, install: .ok, otherInstall: .notFound),
-        keyLine(KeyRoute("presign a photo of X", .POST, body: { w in [
+        keyLine(Route("presign a photo of X", .POST, body: { w in [
             "appointmentId": w.appointmentX, "kind": "defect", "filename": "dent.jpg", "contentType": "image/jpeg",
         ] }) { _ in "/api/uploads/presign" }, org: .notFound, fullAccess: .ok, install: .ok, otherInstall: .notFound),
-        keyLine(KeyRoute("link X's photo to X", .POST, body: { w in ["kind": "work", "photoUrls": [w.unlinkedRefOfX]] }) { w in
+        keyLine(Route("link X's photo to X", .POST, body: { w in ["kind": "work", "photoUrls": [w.unlinkedRefOfX]] }) { w in
             "/api/client/appointments/\(w.appointmentX)/photos"
         }, org: .notFound, fullAccess: .ok, install: .ok, otherInstall: .notFound),
-        keyLine(KeyRoute("link X's photo to Y", .POST, body: { w in ["kind": "work", "photoUrls": [w.unlinkedRefOfX]] }) { w in
+        keyLine(Route("link X's photo to Y", .POST, body: { w in ["kind": "work", "photoUrls": [w.unlinkedRefOfX]] }) { w in
             "/api/client/appointments/\(w.appointmentY)/photos"
         }, org: .notFound, fullAccess: .photoOfAnotherAppointment, install: .notFound,
            otherInstall: .photoOfAnotherAppointment),
-        keyLine(KeyRoute("read profile") { _ in "/api/ios/profile" },
+        keyLine(Route("read profile") { _ in "/api/ios/profile" },
                 org: .installOnly, fullAccess: .installOnly, install: .ok, otherInstall: .ok),
-        keyLine(KeyRoute("write profile", .POST, body: { _ in [
+        keyLine(Route("write profile", .POST, body: { _ in [
             "name": "Ivan Petrov", "carMake": "Toyota Camry", "carPlate": "A123BC 777",
         ] }) { _ in "/api/ios/profile" }, org: .installOnly, fullAccess: .installOnly, install: .ok, otherInstall: .ok),
-        keyLine(KeyRoute("list messages") { _ in "/api/ios/messages" },
+        keyLine(Route("list messages") { _ in "/api/ios/messages" },
                 org: .installOnly, fullAccess: .installOnly, install: .accepted(.ok, lists: .messageOfA),
                 otherInstall: .accepted(.ok, hides: .messageOfA)),
-        keyLine(KeyRoute("read A's message", .POST) { w in "/api/ios/messages/\(w.messageOfA)/read" },
+        keyLine(Route("read A's message", .POST) { w in "/api/ios/messages/\(w.messageOfA)/read" },
                 org: .installOnly, fullAccess: .installOnly, install: .ok, otherInstall: .messageNotFound),
     ].flatMap { $0 }
 
@@ -213,25 +217,8 @@ import VaporTesting
 
     // MARK: - Admin routes
 
-    struct AdminRoute: Sendable {
-        let name: String
-        let method: HTTPMethod
-        let path: @Sendable (World) -> String
-        let body: (@Sendable (World) -> [String: Any?])?
-        let success: Outcome
-
-        init(_ name: String, _ method: HTTPMethod = .GET, success: Outcome = .ok,
-             body: (@Sendable (World) -> [String: Any?])? = nil, path: @escaping @Sendable (World) -> String) {
-            self.name = name
-            self.method = method
-            self.path = path
-            self.body = body
-            self.success = success
-        }
-    }
-
     struct AdminCell: Sendable, CustomTestStringConvertible {
-        let route: AdminRoute
+        let route: Route
         let caller: AdminCaller
         var outcome: Outcome {
             switch caller {
@@ -243,19 +230,19 @@ import VaporTesting
         var testDescription: String { "admin \(route.name) as \(caller) → \(outcome)" }
     }
 
-    static let adminRoutes: [AdminRoute] = [
-        AdminRoute("list appointments") { _ in "/api/admin/appointments" },
-        AdminRoute("confirm X", .PUT, body: { _ in ["status": "confirmed"] }) { w in "/api/admin/appointments/\(w.appointmentX)" },
-        AdminRoute("revoke a key", .DELETE, success: .noContent) { w in "/api/admin/api-keys/\(w.orgKeyID)" },
-        AdminRoute("block install A", .PUT, body: { _ in ["priority": "blocked"] }) { w in
+    static let adminRoutes: [Route] = [
+        Route("list appointments") { _ in "/api/admin/appointments" },
+        Route("confirm X", .PUT, body: { _ in ["status": "confirmed"] }) { w in "/api/admin/appointments/\(w.appointmentX)" },
+        Route("revoke a key", .DELETE, success: .noContent) { w in "/api/admin/api-keys/\(w.orgKeyID)" },
+        Route("block install A", .PUT, body: { _ in ["priority": "blocked"] }) { w in
             "/api/admin/ios-users/\(w.installA)/priority"
         },
-        AdminRoute("delete install A", .DELETE, success: .noContent) { w in "/api/admin/ios-users/\(w.installA)" },
-        AdminRoute("message install A", .POST, success: .created, body: { _ in ["text": "Hello"] }) { w in
+        Route("delete install A", .DELETE, success: .noContent) { w in "/api/admin/ios-users/\(w.installA)" },
+        Route("message install A", .POST, success: .created, body: { _ in ["text": "Hello"] }) { w in
             "/api/admin/ios-users/\(w.installA)/message"
         },
-        AdminRoute("change settings", .PUT, body: { _ in ["capacity": 1] }) { _ in "/api/admin/settings" },
-        AdminRoute("mint a full-access key", .POST, success: .created, body: { _ in ["name": "Intruder", "fullAccess": true] }) { _ in
+        Route("change settings", .PUT, body: { _ in ["capacity": 1] }) { _ in "/api/admin/settings" },
+        Route("mint a full-access key", .POST, success: .created, body: { _ in ["name": "Intruder", "fullAccess": true] }) { _ in
             "/api/admin/api-keys"
         },
     ]

@@ -262,10 +262,7 @@ import VaporTesting
     @Test func aDeclaredContentLengthOverTheLimitIsRefusedAtOnce() async throws {
         try await F.withApp { app in
             let vet = try await app.token(for: Demo.vet1)
-            let port = try ServerProcess.freePort()
-            try await app.asyncBoot()
-            try await app.server.start(address: .hostname("127.0.0.1", port: port))
-            do {
+            try await app.whileListening { port in
                 let boundary = "----limit"
                 let prefix = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"pet_id\"\r\n\r\n".utf8)
                 for declared in [105_906_177, 500_000_000] {
@@ -275,10 +272,6 @@ import VaporTesting
                     #expect(answer.status == 413, "\(answer.text)")
                     #expect(answer.text.contains(#"{"detail":"File size too large. Maximum 100MB allowed."}"#), "\(answer.text)")
                 }
-                await app.server.shutdown()
-            } catch {
-                await app.server.shutdown()
-                throw error
             }
             #expect(try await F.eventually { F.temporaryFiles(app).isEmpty })
         }

@@ -30,18 +30,11 @@ import VaporTesting
     static func withServer(_ body: (_ port: Int, _ vetToken: String) async throws -> Void) async throws {
         try await withTestApp { app in
             let vet = try await app.token(for: Demo.vet1)
-            let port = try ServerProcess.freePort()
-            try await app.asyncBoot()
-            try await app.server.start(address: .hostname("127.0.0.1", port: port))
-            do {
+            try await app.whileListening { port in
                 try await body(port, vet)
                 let health = try await RequestBodyDeadlineTests.exchange(
                     port: port, head: "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", body: [])
                 #expect(health.status == 200, "the server still answers: \(health.text)")
-                await app.server.shutdown()
-            } catch {
-                await app.server.shutdown()
-                throw error
             }
         }
     }

@@ -11,10 +11,7 @@ import VaporTesting
     @Test func aStalledBodyIsAnswered408AndTheConnectionClosed() async throws {
         try await withTestApp(env: ["REQUEST_BODY_TIMEOUT_SECONDS": "0.5"]) { app in
             let vet = try await app.token(for: Demo.vet1)
-            let port = try ServerProcess.freePort()
-            try await app.asyncBoot()
-            try await app.server.start(address: .hostname("127.0.0.1", port: port))
-            do {
+            try await app.whileListening { port in
                 // HelpPet JSON route: 100 bytes declared, 10 sent, then silence.
                 let helppet = "POST /api/v1/auth/token HTTP/1.1\r\nHost: localhost\r\n"
                     + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
@@ -44,10 +41,6 @@ import VaporTesting
                     + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
                 let served = try await Self.exchange(port: port, head: fine, body: Array(body.utf8))
                 #expect(served.status == 200, "\(served.text)")
-                await app.server.shutdown()
-            } catch {
-                await app.server.shutdown()
-                throw error
             }
         }
     }

@@ -135,3 +135,21 @@ extension Application {
     /// The practice-local day of the seed: the day of the demo appointments.
     var seedDay: CalendarDay { LocalDay.day(containing: testSeedTime, in: Demo.zone) }
 }
+
+extension Application {
+    /// Serves this application on a free loopback port for the length of `body` (for tests that need a real socket:
+    /// declared lengths, stalled bodies); the server is shut down afterwards, also when `body` throws.
+    func whileListening<T>(_ body: (_ port: Int) async throws -> T) async throws -> T {
+        let port = try ServerProcess.freePort()
+        try await asyncBoot()
+        try await server.start(address: .hostname("127.0.0.1", port: port))
+        do {
+            let result = try await body(port)
+            await server.shutdown()
+            return result
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+    }
+}
