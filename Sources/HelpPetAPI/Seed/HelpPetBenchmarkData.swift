@@ -176,7 +176,7 @@ public enum HelpPetBenchmarkData {
             link.createdAt = now
             links.append(link)
             var petIDs: [UUID] = []
-            for _ in 0..<int(1...4, &rng) {
+            for _ in 0..<int(2...4, &rng) {
                 let pet = Pet()
                 pet.id = rng.uuid()
                 pet.ownerID = owner.id!
