@@ -96,6 +96,24 @@ def rss_kib(pid, field="VmRSS"):
     return 0
 
 
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_idle(pid, limit=120):
+    """Waits until the server uses less than 5 % of a core: logins a client gave up on are still hashed (bcrypt
+    work queued in the hasher pool is not cancelled), which would otherwise load the next run."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        before = cpu_seconds(pid)
+        time.sleep(0.5)
+        if cpu_seconds(pid) - before < 0.025:
+            return
+    print(f"warning: the server was still busy {limit} s after the run", flush=True)
+
+
 class RSSSampler(threading.Thread):
     def __init__(self, pid):
         super().__init__(daemon=True)
@@ -331,10 +349,12 @@ def drive(engine, base, pid, manifest, data_dir, args):
         r["name"], r["label"] = name, label
         results.append(r)
         print(f"[{engine}] {row_text(r, results[0]['rps'])}", flush=True)
+        wait_idle(pid)
 
     # Login storm: /health latency (8 connections, 1 thread) alone, then under 50 concurrent logins.
     storm = {}
     if not args.only or "storm" in args.only:
+        wait_idle(pid)
         storm["alone"] = wrk(base, files["health"], args.duration, 8, threads=1)
         login_out = {}
 
