@@ -16,14 +16,19 @@ enum AppointmentAssembler {
             WHERE ap.appointment_id IN (\(binds: ids))
             ORDER BY ap.position
             """).all()
-        let visits = try await Visit.query(on: db).filter(\.$appointmentID ~~ ids).all()
-
-        // A pending reservation is not a recording yet (contract §4.10).
+        // Only the four columns a summary needs: decoding whole visits (transcript, metadata JSON) was most of the
+        // cost of a dashboard (bench/run profile). A pending reservation is not a recording yet (contract §4.10).
+        let visitRows = try await db.sql.raw("""
+            SELECT id, appointment_id, pet_id, state FROM visits
+            WHERE appointment_id IN (\(binds: ids)) AND \(unsafeRaw: VisitFilters.notPendingSQL(on: db))
+            """).all()
         var recordings: [String: RecordingSummary] = [:]
-        for visit in visits where !visit.isPending {
-            guard let appointmentID = visit.appointmentID else { continue }
-            recordings[key(appointmentID, visit.petID)] = RecordingSummary(
-                visit_id: visit.id!.lowercased, state: visit.stateValue)
+        for row in visitRows {
+            let appointmentID = try row.decode(column: "appointment_id", as: UUID.self)
+            let petID = try row.decode(column: "pet_id", as: UUID.self)
+            recordings[key(appointmentID, petID)] = RecordingSummary(
+                visit_id: try row.decode(column: "id", as: UUID.self).lowercased,
+                state: try row.decode(column: "state", as: String.self))
         }
 
         var petsByAppointment: [UUID: [PetSummaryResponse]] = [:]
