@@ -8,7 +8,8 @@ struct SeedCommand: AsyncCommand {
 
     func run(using context: CommandContext, signature: Signature) async throws {
         let app = context.application
-        guard !app.environment.isRelease else {
+        // `isRelease` would be true for every release build (it reflects the compiler flags), not the environment.
+        guard app.environment != .production else {
             context.console.error("seed refuses to run in production")
             throw ConfigurationError("seed refuses to run in production")
         }

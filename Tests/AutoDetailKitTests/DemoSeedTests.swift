@@ -50,6 +50,25 @@ struct DemoSeedTests {
         await server.stop()
     }
 
+    @Test("server seed refuses the production environment, and nothing is seeded")
+    func seedRefusesProduction() async throws {
+        let data = try TestServer.makeDataDirectory()
+        defer {
+            ServerDatabase.drop(for: data)
+            try? FileManager.default.removeItem(at: data)
+        }
+        // A complete production configuration, so the refusal (not a missing setting) is what stops the command.
+        let production = [
+            "PUBLIC_BASE_URL": "https://api.example.com", "JWT_SECRET": String(repeating: "s", count: 64),
+            "STORAGE_ACCESS_KEY_ID": "SEEDTESTKEY000000001", "STORAGE_SECRET_ACCESS_KEY": String(repeating: "k", count: 40),
+            "ADMIN_PASSWORD": "production-admin-password", "BCRYPT_COST": "12",
+        ]
+        let refused = try await TestServer.runCommand(["seed", "--env", "production"], dataDirectory: data, production)
+        #expect(refused.status != 0, "\(refused.output)")
+        #expect(refused.output.contains("seed refuses to run in production"), "\(refused.output)")
+        #expect(!refused.output.contains("HelpPet demo logins") && !refused.output.contains("organisation API key"))
+    }
+
     @Test("a first start without demo data, then server seed: the services and a key are added, the admin kept")
     func seedAfterBareFirstStart() async throws {
         let data = try TestServer.makeDataDirectory()
