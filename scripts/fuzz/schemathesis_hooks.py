@@ -25,6 +25,7 @@ formats, enums, ranges, at-least-one-field bodies.
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import schemathesis
@@ -122,33 +123,53 @@ def _json(response):
         return None
 
 
+def _log_drop(code: str, case, reason: str) -> None:
+    """One line per dropped failure into $FUZZ_DROPPED_LOG (the script prints a tally), so every run shows which
+    exceptions it used and how often."""
+    path = os.environ.get("FUZZ_DROPPED_LOG")
+    if path:
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(f"{code}\t{case.method.upper()} {case.operation.path}\t{reason}\n")
+
+
 @schemathesis.hook
 def filter_failure(context, failure, case, response) -> bool:
     """False (drop) only for the contract's answers described above; True keeps every other failure."""
+    reason = _contract_answer(failure, case, response)
+    if reason is not None:
+        _log_drop(getattr(failure, "code", "?"), case, reason)
+    return reason is None
+
+
+def _contract_answer(failure, case, response) -> str | None:
+    """Why this failure is the answer the contract prescribes, or None (keep the failure)."""
     code = getattr(failure, "code", None)
     if code == "ST301":
-        return not _soft_deleted(case, response)
+        return "soft delete: the resource stays readable in its deleted state" if _soft_deleted(case, response) \
+            else None
     if code == "ST204":
         # The 404 of an unknown route, or the resource's not-found message when the method matches a sibling route
         # with a path parameter (`DELETE /api/admin/ios-users/stats` is `DELETE …/{installId}` for id `stats`, and
         # a malformed path id answers like an unknown one, AutoDetail §1.4).
         body = _json(response)
-        return not (response.status_code == 404 and not case.operation.path.startswith("/storage/")
-                    and (body in NOT_FOUND_BODIES or _is_not_found_error(body)))
+        if (response.status_code == 404 and not case.operation.path.startswith("/storage/")
+                and (body in NOT_FOUND_BODIES or _is_not_found_error(body))):
+            return "unsupported method answered 404 (HelpPet §1.2, AutoDetail §1.1)"
+        return None
     if code != "ST202" or response.status_code != 400:
-        return True
+        return None
     message = _error_message(response)
     if message is None:
-        return True
+        return None
     # The stateful phase fills path parameters from earlier responses without checking them against the schema
     # (a `null` id becomes `None`); such a request was never schema-valid, and HelpPet §1.5 answers a malformed
     # path id with 400 `Invalid … ID format`.
     if re.fullmatch(r"Invalid [a-z ]+ ID format", message) and any(
             not (isinstance(value, str) and UUID.fullmatch(value))
             for value in (case.path_parameters or {}).values()):
-        return False
+        return "stateful phase sent a non-UUID path id (HelpPet §1.5)"
     label = f"{case.method.upper()} {case.operation.path}"
-    for operation, pattern, _reference in _COMPILED:
+    for operation, pattern, reference in _COMPILED:
         if operation.search(label) and pattern.search(message):
-            return False
-    return True
+            return f"400 {pattern.pattern} ({reference})"
+    return None
