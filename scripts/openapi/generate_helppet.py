@@ -373,7 +373,9 @@ def request_schemas() -> dict:
 
     appointment_fields = {
         "assigned_vet_user_id": nullable(uuid("An active VET or VET_STAFF user of the practice.")),
-        "appointment_date": datetime_input(),
+        # The years of the range as a pattern; an offset can still move a value across a bound (then 400
+        # `appointment_date is out of range`).
+        "appointment_date": {**datetime_input(), "pattern": r"^(20[0-9]{2}|2100)-"},
         "duration_minutes": integer(5, 480),
         "appointment_type": ref("AppointmentType"),
         "title": trimmed(1, 200),
@@ -419,7 +421,9 @@ def request_schemas() -> dict:
         "breed": nullable(trimmed(None, 100)),
         "color": nullable(trimmed(None, 50)),
         "gender": nullable(trimmed(None, 20)),
-        "date_of_birth": nullable(date("1900-01-01 … today (UTC).")),
+        # The pattern bounds the years (1900–2099); "today" moves, so later days of the current century still get
+        # 400 `date_of_birth must be between 1900-01-01 and today`.
+        "date_of_birth": nullable({**date("1900-01-01 … today (UTC)."), "pattern": r"^(19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}$"}),
         "weight": nullable(number(exclusive_minimum=0, maximum=1000, description="Pounds.")),
         "microchip_number": nullable(trimmed(1, 50, "Unique (case-insensitive) across all practices.",
                                              pattern=r"^[A-Za-z0-9-]+$")),
