@@ -88,10 +88,15 @@ struct OpenAPIRouteCoverageTests {
         try JSONSerialization.jsonObject(with: Data(contentsOf: documentURL)) as? [String: Any] ?? [:]
     }
 
+    /// The operations, plus the methods a path lists in `x-methods-not-allowed`: registered routes whose only
+    /// answer is 405 (the object store, §7.4), documented on the path rather than as operations.
     static func documentedOperations(_ document: [String: Any]) throws -> Set<Operation> {
         var operations = Set<Operation>()
         for (path, item) in document["paths"] as? [String: [String: Any]] ?? [:] {
             for method in methods where item[method] != nil {
+                operations.insert(Operation(method: method.uppercased(), path: path))
+            }
+            for method in item["x-methods-not-allowed"] as? [String] ?? [] {
                 operations.insert(Operation(method: method.uppercased(), path: path))
             }
         }

@@ -43,12 +43,113 @@ OUTPUT = ROOT / "Sources" / "AutoDetailAPI" / "Resources" / "openapi.json"
 obj = partial(openapi_builders.obj, sort_required=False)
 
 
-def text(min_length: int, max_length: int, description: str | None = None, *, multiline: bool = False) -> dict:
-    """A trimmed string whose length is counted in characters after trimming (§1.2 rules 7–9)."""
+# §1.2 rules 7 and 9 as patterns: whitespace at either end is trimmed before validation (so `\n` or `\t` there is
+# harmless); inside, single-line fields refuse U+0000–U+001F and U+007F, multi-line ones allow `\t`, `\n`, `\r`.
+_EDGE = r"[\t\n\x0B\x0C\r ]*"
+_SINGLE_LINE = r"[^\x00-\x1F\x7F]"
+_MULTI_LINE = r"[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F]"
+
+
+def text_pattern(min_length: int, *, multiline: bool = False, blank: bool = False) -> str:
+    """With a minimum length the value neither starts nor ends with whitespace, so the lengths a schema counts are
+    the lengths the server counts after trimming; `blank`: an optional create field, where a blank value means
+    absent (rule 7)."""
+    char = _MULTI_LINE if multiline else _SINGLE_LINE
+    if min_length == 0:
+        return f"^{_EDGE}{char}*{_EDGE}$"
+    solid = f"[^\\s{char[2:-1]}]"
+    core = f"{solid}({char}*{solid})?" if min_length == 1 else f"{solid}{char}*{solid}"
+    return f"^({core}|{_EDGE})$" if blank else f"^{core}$"
+
+
+def text(min_length: int, max_length: int, description: str | None = None, *, multiline: bool = False,
+         blank: bool = False) -> dict:
+    """A trimmed string whose length is counted in characters after trimming (§1.2 rules 7–9). A blank value counts
+    as missing (required fields) or is refused (`must be <min>-<max> characters`), except with `blank` (an optional
+    create field: stored as null)."""
     note = "Trimmed; length in characters; " + (
         "`\\n`, `\\r`, `\\t` allowed, other control characters refused." if multiline
         else "control characters refused.")
-    return string(min_length, max_length, description=f"{note} {description}" if description else note)
+    return string(min_length, max_length, pattern=text_pattern(min_length, multiline=multiline, blank=blank),
+                  description=f"{note} {description}" if description else note)
+
+
+def telegram(description: str | None = None) -> dict:
+    """§1.12: one optional `@`, then `^[A-Za-z0-9_]{5,32}$`; optional everywhere, so blank means absent."""
+    return string(pattern=rf"^{_EDGE}(@?[A-Za-z0-9_]{{5,32}})?{_EDGE}$", description=description)
+
+
+def plate(*, blank: bool = False) -> dict:
+    """§1.12 car plate: letters of any script, digits, space and `-` (runs of whitespace collapse to one space), 2–20.
+    A pattern cannot name "letters of any script" portably (`\\p{L}` is not in every regex dialect a fuzzer or
+    validator uses), so it lists the Latin and Cyrillic letters of the plates this studio sees; the server accepts
+    every script."""
+    char = "[A-Za-z\u0401\u0410-\u044F\u04510-9-]"
+    core = f"{char}({char}| )*{char}"
+    return string(2, 20, pattern=f"^({core}|{_EDGE})$" if blank else f"^{core}$",
+                  description="Trimmed; normalised: whitespace collapsed, upper case; letters, digits, space, `-`.")
+
+
+def one_service(schema: dict) -> dict:
+    """§4.4.1: `serviceName` or `serviceId`, at least one of them (a blank name or a `null` counts as absent)."""
+    schema["anyOf"] = [{"required": ["serviceId"], "properties": {"serviceId": uuid()}},
+                       {"required": ["serviceName"], "properties": {"serviceName": string(pattern=r"\S")}}]
+    return schema
+
+
+def create_body(properties: dict, required: list[str], description: str | None = None) -> dict:
+    """A create body (§1.2 rule 5): an optional field sent as `null` is treated as absent, so every optional property
+    admits `null`; a required one sent as `null` counts as missing."""
+    properties = {name: schema if name in required or _admits_null(schema) else nullable(schema)
+                  for name, schema in properties.items()}
+    return obj(properties, required, description=description)
+
+
+def _admits_null(schema: dict) -> bool:
+    types = schema.get("type")
+    return "null" in (types if isinstance(types, list) else [types]) or any(
+        branch.get("type") == "null" for branch in schema.get("anyOf", []))
+
+
+def optional_query(schema: dict) -> dict:
+    """An optional query parameter: a blank value means absent (§1.5, the parameters are trimmed)."""
+    return {"anyOf": [schema, string(max_length=0)]}
+
+
+# §1.12: after removing whitespace and `-().` `/`, an optional `+` or `00`, then 7–15 digits, the first not 0
+# (an 11-digit number starting with 8 becomes `+7…`, still 11 digits). Control characters (tabs, newlines) are
+# refused inside (rule 9) and trimmed at the ends (rule 7).
+_PHONE_SEP = r"[ \-().\/]*"
+_PHONE = rf"{_EDGE}{_PHONE_SEP}(\+|00)?{_PHONE_SEP}[1-9]({_PHONE_SEP}[0-9]){{6,14}}{_PHONE_SEP}{_EDGE}"
+
+
+def phone(description: str | None = None, *, blank: bool = False) -> dict:
+    """`blank`: a query parameter, where a blank value means absent."""
+    return string(pattern=f"^({_PHONE}|{_EDGE})$" if blank else f"^{_PHONE}$", description=description)
+
+
+def http_url(*, https_only: bool = False, presets: bool = False, blank: bool = False,
+             description: str | None = None) -> dict:
+    """§1.12 URLs: absolute `http`/`https` (`https` only for profile photos, or `preset:<name>`), ≤ 2048 characters;
+    `blank`: an optional field where a blank string means absent (§1.2 rule 7)."""
+    # What `URLComponents` parses with a host, in plain ASCII (RFC 3986 unreserved and sub-delimiter characters).
+    scheme = "https" if https_only else "https?"
+    path_char = r"[A-Za-z0-9._~!$&'()*+,;=:@/-]"
+    alternatives = [rf"{scheme}://[A-Za-z0-9._~-]+(/{path_char}*)?(\?({path_char}|\?)*)?"]
+    if presets:
+        alternatives.append(r"preset:[a-z0-9_]{1,32}")
+    core = f"({'|'.join(alternatives)})"
+    if blank:
+        core = f"({core})?"
+    return string(max_length=2048, pattern=f"^{_EDGE}{core}{_EDGE}$", description=description)
+
+
+def partial_update(properties: dict, description: str) -> dict:
+    """A partial-update body: at least one known field (`anyOf` of single `required` lists), else `Nothing to
+    update`."""
+    schema = obj(properties, [], description=description)
+    schema["anyOf"] = [{"required": [name]} for name in properties]
+    return schema
 
 
 def instant_input(description: str | None = None) -> dict:
@@ -157,7 +258,8 @@ def ios_user(with_messages: bool) -> dict:
 
 
 def day_hours() -> dict:
-    return obj({"open": wall_time("`00:00`–`23:59`."), "close": wall_time("`00:01`–`24:00`, later than `open`.")})
+    return obj({"open": string(pattern=r"^([01]\d|2[0-3]):[0-5]\d$", description="`00:00`–`23:59`."),
+                "close": wall_time("`00:01`–`24:00`, later than `open`.")})
 
 
 def working_hours() -> dict:
@@ -279,13 +381,13 @@ def booking_properties(admin: bool) -> dict:
     properties = {
         "startIso": instant_input("Must be a bookable slot start (§6)."),
         "clientName": text(2, 100),
-        "phone": string(description=PHONE_NOTE),
-        "carMake": text(2, 50),
-        "carPlate": text(2, 20, "Normalised: whitespace collapsed, upper case; letters, digits, space, `-`."),
+        "phone": phone(PHONE_NOTE),
+        "carMake": text(2, 50, blank=admin),
+        "carPlate": plate(blank=admin),
         "serviceName": text(0, 100, "Active service, matched case-insensitively; one of `serviceName`/`serviceId`."),
         "serviceId": uuid("Active service; if both are sent they must denote the same service."),
         "notes": text(0, 500, "Blank → null.", multiline=True),
-        "telegram": string(pattern=r"^@?[A-Za-z0-9_]{5,32}$", description="Stored without `@`."),
+        "telegram": telegram("Stored without `@`."),
     }
     if admin:
         properties["status"] = string(enum=["new", "confirmed"], description="Default `new`.")
@@ -294,13 +396,14 @@ def booking_properties(admin: bool) -> dict:
 
 def request_schemas() -> dict:
     return {
-        "ValidateKeyRequest": obj({"apiKey": string(description="Any string; only keys of the §2.2 grammar can be "
-                                                                "valid.")}, ["apiKey"]),
-        "BookingRequest": obj(booking_properties(False),
-                              ["startIso", "clientName", "phone", "carMake", "carPlate"],
-                              description="Exactly the seed's body shape is accepted (§9.2). `null` = absent."),
-        "AdminBookingRequest": obj(booking_properties(True), ["startIso", "clientName"]),
-        "PresignRequest": obj({
+        "ValidateKeyRequest": obj({"apiKey": string(pattern=r"\S", description="Any non-blank string; only keys of "
+                                                                             "the §2.2 grammar can be valid.")},
+                                  ["apiKey"]),
+        "BookingRequest": one_service(create_body(
+            booking_properties(False), ["startIso", "clientName", "phone", "carMake", "carPlate"],
+            description="Exactly the seed's body shape is accepted (§9.2). `null` = absent.")),
+        "AdminBookingRequest": one_service(create_body(booking_properties(True), ["startIso", "clientName"])),
+        "PresignRequest": create_body({
             "appointmentId": uuid(),
             "kind": string(enum=KINDS),
             "filename": text(1, 255, "Informational only."),
@@ -312,43 +415,44 @@ def request_schemas() -> dict:
             "photoUrls": array(string(), min_items=1, max_items=10,
                                description="`ref` values from presign; duplicates are collapsed."),
         }, ["kind", "photoUrls"]),
-        "ProfileRequest": obj({
+        "ProfileRequest": create_body({
             "name": text(2, 100),
             "carMake": text(2, 50),
-            "carPlate": text(2, 20),
-            "phone": string(description=PHONE_NOTE),
-            "telegram": string(pattern=r"^@?[A-Za-z0-9_]{5,32}$"),
-            "profilePhotoUrl": string(description="`https` URL or `preset:<name>` (`^[a-z0-9_]{1,32}$`)."),
+            "carPlate": plate(),
+            "phone": phone(PHONE_NOTE, blank=True),
+            "telegram": telegram(),
+            "profilePhotoUrl": http_url(https_only=True, presets=True, blank=True,
+                                        description="`https` URL or `preset:<name>` (`^[a-z0-9_]{1,32}$`)."),
         }, ["name", "carMake", "carPlate"], description="Creates or replaces the profile."),
-        "AdminLoginRequest": obj({"username": string(description="Case-insensitive after trimming."),
-                                  "password": string(max_length=128, description="Never trimmed.")},
+        "AdminLoginRequest": obj({"username": string(pattern=r"\S", description="Case-insensitive after trimming."),
+                                  "password": string(1, 128, description="Never trimmed.")},
                                  ["username", "password"]),
-        "PasswordChangeRequest": obj({"currentPassword": string(), "newPassword": string(12, 128)},
+        "PasswordChangeRequest": obj({"currentPassword": string(1), "newPassword": string(12, 128)},
                                      ["currentPassword", "newPassword"]),
-        "CreateApiKeyRequest": obj({"name": text(2, 100), "fullAccess": boolean(False)}, ["name"]),
-        "CreateServiceRequest": obj({
+        "CreateApiKeyRequest": create_body({"name": text(2, 100), "fullAccess": boolean(False)}, ["name"]),
+        "CreateServiceRequest": create_body({
             "name": text(2, 100),
             "description": text(0, 2000, "Default `\"\"`.", multiline=True),
             "priceRub": integer(0, 10_000_000),
             "durationMinutes": integer(15, 720, multiple_of=5),
-            "imageUrl": string(fmt="uri", max_length=2048),
+            "imageUrl": http_url(blank=True),
             "active": boolean(True),
         }, ["name", "priceRub", "durationMinutes"]),
-        "UpdateServiceRequest": obj({
+        "UpdateServiceRequest": partial_update({
             "name": text(2, 100),
             "description": nullable(text(0, 2000, "`null` stores `\"\"`.", multiline=True)),
             "priceRub": integer(0, 10_000_000),
             "durationMinutes": integer(15, 720, multiple_of=5),
-            "imageUrl": nullable(string(fmt="uri", max_length=2048, description="`null` clears.")),
+            "imageUrl": nullable(http_url(blank=True, description="`null` or blank clears.")),
             "active": boolean(),
-        }, [], description="Partial: absent fields are unchanged; no known field → `400 Nothing to update`."),
-        "UpdateAppointmentRequest": obj({
+        }, "Partial: absent fields are unchanged; no known field → `400 Nothing to update`."),
+        "UpdateAppointmentRequest": partial_update({
             "status": string(enum=STATUSES, description="Must be allowed by §5, else 409."),
             "notes": nullable(text(0, 500, "Blank or `null` clears.", multiline=True)),
-        }, [], description="Partial; no known field → `400 Nothing to update`."),
+        }, "Partial; no known field → `400 Nothing to update`."),
         "PriorityRequest": obj({"priority": string(enum=PRIORITIES)}, ["priority"]),
         "MessageRequest": obj({"text": text(1, 2000, multiline=True)}, ["text"]),
-        "UpdateSettingsRequest": obj({
+        "UpdateSettingsRequest": partial_update({
             "studioName": text(2, 100),
             "timezone": string(),
             "workingHours": with_description(ref("WorkingHours"),
@@ -357,7 +461,7 @@ def request_schemas() -> dict:
             "capacity": integer(1, 20),
             "bookingWindowDays": integer(1, 365),
             "leadTimeMinutes": integer(0, 10080),
-        }, [], description="Partial at the top level; runs under the booking lock."),
+        }, "Partial at the top level; runs under the booking lock; no known field → `400 Nothing to update`."),
     }
 
 
@@ -427,8 +531,9 @@ def errors(*statuses: int, body: bool = False) -> dict:
     return result
 
 
-# Never `required`: an empty body (0 bytes) is treated as `{}` (§1.2 rule 11).
-json_body = partial(openapi_builders.json_body, required=False)
+# `required`: an empty body (0 bytes) is read as `{}` (§1.2 rule 11), and no operation accepts `{}` (each has a
+# required field or answers `Nothing to update`).
+json_body = partial(openapi_builders.json_body)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -520,7 +625,7 @@ def client_routes(p: Paths) -> None:
                      **errors(400, 401, 403, 409, body=True)})
     p.add("get", "/api/client/appointments", "listAppointments", tag=tag, summary="The key's appointments",
           security=KEY, description="`startIso` descending, then id; organisation keys with `fullAccess` see all.",
-          parameters=[query("status", string(enum=STATUSES)), query("phone", string(description=PHONE_NOTE)),
+          parameters=[query("status", optional_query(string(enum=STATUSES))), query("phone", phone(PHONE_NOTE, blank=True)),
                       *PAGINATION],
           responses={"200": json_response("Appointments.", array(ref("Appointment")), headers=("X-Total-Count",)),
                      **errors(400, 401, 403)})
@@ -617,11 +722,12 @@ def admin_routes(p: Paths) -> None:
     tag = "Admin: appointments"
     p.add("get", "/api/admin/appointments", "adminListAppointments", tag=tag, summary="All appointments",
           security=ADMIN, description="`startIso` ascending, then id.",
-          parameters=[query("date", date(), "Studio-local day; not with from/to."),
-                      query("from", date()), query("to", date()), query("status", string(enum=STATUSES)),
-                      query("phone", string(description=PHONE_NOTE)),
-                      query("search", string(1, 100, description="Substring of name, plate, phone or service.")),
-                      query("installId", uuid()), *PAGINATION],
+          parameters=[query("date", optional_query(date()), "Studio-local day; not with from/to."),
+                      query("from", optional_query(date())), query("to", optional_query(date())), query("status", optional_query(string(enum=STATUSES))),
+                      query("phone", phone(PHONE_NOTE, blank=True)),
+                      query("search", string(max_length=100, description="Substring of name, plate, phone or "
+                                                                          "service; blank = absent.")),
+                      query("installId", optional_query(uuid())), *PAGINATION],
           responses={"200": json_response("Appointments.", array(ref("AdminAppointment")),
                                           headers=("X-Total-Count",)),
                      **errors(400, 401)})
@@ -655,7 +761,8 @@ def admin_routes(p: Paths) -> None:
     tag = "Admin: installs"
     p.add("get", "/api/admin/ios-users", "adminListInstalls", tag=tag, summary="App installations",
           security=ADMIN, description="`lastSeenAt` descending (nulls last), `createdAt` descending, id.",
-          parameters=[query("search", string(1, 100)), query("priority", string(enum=PRIORITIES)), *PAGINATION],
+          parameters=[query("search", string(max_length=100, description="Blank = absent.")),
+                      query("priority", optional_query(string(enum=PRIORITIES))), *PAGINATION],
           responses={"200": json_response("Installs.", array(ref("IosUser")), headers=("X-Total-Count",)),
                      **errors(400, 401)})
     p.add("get", "/api/admin/ios-users/stats", "adminInstallStats", tag=tag, summary="Counts", security=ADMIN,
@@ -705,16 +812,23 @@ def storage_routes(p: Paths) -> None:
                      "206": {"description": "A byte range."}, **errors_xml})
     p.add("head", "/storage/{bucket}/{key}", "storageHead", summary="Presigned metadata", **common,
           responses={"200": {"description": "Headers only."}, **errors_xml})
-    for method in ("post", "delete", "options", "patch"):
-        p.add(method, "/storage/{bucket}/{key}", f"storage{method.capitalize()}Object", summary="Not allowed",
-              **common, responses={"405": xml_error})
+    not_allowed(p, "/storage/{bucket}/{key}", ["post", "delete", "options", "patch"], "GET, HEAD, PUT")
     bucket_only = dict(tag=tag, security=PUBLIC, parameters=[bucket_param])
     p.add("post", "/storage/{bucket}", "storagePostForm", summary="Presigned POST form (other product)",
           **bucket_only, description="Used by the other product's recordings; AutoDetail uses presigned PUT.",
           responses={"204": {"description": "Stored."}, **errors_xml})
-    for method in ("get", "head", "put", "delete", "options", "patch"):
-        p.add(method, "/storage/{bucket}", f"storage{method.capitalize()}Bucket", summary="Not allowed",
-              **bucket_only, responses={"405": xml_error})
+    not_allowed(p, "/storage/{bucket}", ["get", "head", "put", "delete", "options", "patch"], "POST")
+
+
+def not_allowed(p: Paths, path: str, methods: list[str], allow: str) -> None:
+    """The store's routes for the methods it refuses (§7.4: `405 MethodNotAllowed` in S3 XML, with `Allow`). They
+    are not operations (nothing but the 405 can happen), so they are listed in the path's `x-methods-not-allowed`
+    instead: a client or fuzzer sees exactly the methods that work, and Tests/AutoDetailAPITests/
+    OpenAPIRouteCoverageTests.swift counts these as documented routes."""
+    item = p.paths[path]
+    item["x-methods-not-allowed"] = [method.upper() for method in methods]
+    item["description"] = (f"Other methods ({', '.join(method.upper() for method in methods)}) answer 405 "
+                           f"`MethodNotAllowed` (S3 XML) with `Allow: {allow}`.")
 
 
 def build_document() -> dict:

@@ -44,9 +44,15 @@ OUTPUT = ROOT / "Sources" / "HelpPetAPI" / "Resources" / "openapi.json"
 # ---------------------------------------------------------------------------------------------------------------------
 
 
+NOT_BLANK = r"\S"  # at least one non-whitespace character: a string empty after trimming is refused (§1.7)
+
+
 def trimmed(min_length: int | None, max_length: int, description: str | None = None, **kwargs) -> dict:
-    """A string that loses leading/trailing whitespace before validation (§1.7)."""
+    """A string that loses leading/trailing whitespace before validation (§1.7); with a minimum length it must keep
+    a non-whitespace character (`{field} must not be empty` otherwise)."""
     note = "Trimmed before validation."
+    if min_length and "pattern" not in kwargs:
+        kwargs["pattern"] = NOT_BLANK
     return string(min_length, max_length, description=f"{note} {description}" if description else note, **kwargs)
 
 
@@ -300,32 +306,41 @@ def response_schemas() -> dict:
 # Component schemas: request bodies
 # ---------------------------------------------------------------------------------------------------------------------
 
-IMMUTABLE = "Immutable: may be repeated with its current value; a different value is a 400."
 AT_LEAST_ONE = "Partial update (§1.7): absent keys are unchanged; at least one updatable field is required."
 
 
-def immutable(schema: dict) -> dict:
-    return with_description(schema, IMMUTABLE)
+def partial_update(properties: dict, immutable: list[str], description: str = AT_LEAST_ONE) -> dict:
+    """A PUT body (§1.7): every key optional, at least one of `properties` present (`anyOf` of single `required`
+    lists: unknown and immutable keys do not count). The immutable keys are named in the description, not declared:
+    they may be repeated with their current value only (a different value → 400 `{field} cannot be changed`), which
+    a schema cannot state."""
+    note = (f" Immutable, accepted only with their current value: {', '.join(f'`{name}`' for name in immutable)}."
+            if immutable else "")
+    schema = obj(properties, required=[], description=description + note)
+    schema["anyOf"] = [{"required": [name]} for name in properties]
+    return schema
 
 
 def request_schemas() -> dict:
     s: dict = {}
 
+    login_username = string(1, pattern=NOT_BLANK, description="Trimmed; matched case-insensitively.")
+    login_password = string(1, description="Not trimmed; absent or empty → 400.")
     s["LoginForm"] = obj({
-        "username": string(description="Trimmed; matched case-insensitively."),
-        "password": string(),
+        "username": login_username,
+        "password": login_password,
         "grant_type": string(enum=["password"]),
         "scope": string(description="Ignored."),
         "client_id": string(description="Ignored."),
         "client_secret": string(description="Ignored."),
     }, required=["username", "password"], description="OAuth2 password form (percent-encoded, `+` = space).")
     s["LoginJSON"] = obj({
-        "username": string(description="Trimmed; matched case-insensitively."),
-        "password": string(),
+        "username": login_username,
+        "password": login_password,
         "grant_type": string(enum=["password"]),
     }, required=["username", "password"])
 
-    password = string(max_length=72, description="8–72 bytes of UTF-8.")
+    password = string(8, 72, description="8–72 bytes of UTF-8 (72 characters can exceed 72 bytes).")
     s["UserCreate"] = obj({
         "username": trimmed(3, 50, pattern=r"^[A-Za-z0-9._-]+$"),
         "password": password,
@@ -336,17 +351,14 @@ def request_schemas() -> dict:
         "pet_owner_id": nullable(uuid("Required for PET_OWNER; absent or null otherwise.")),
         "is_active": boolean(True),
     }, required=["username", "password", "email", "full_name", "role"])
-    s["UserUpdate"] = obj({
+    s["UserUpdate"] = partial_update({
         "email": string(max_length=254, fmt="email", description=EMAIL_NOTE),
         "full_name": trimmed(1, 100),
         "role": with_description(ref("UserRole"), "Cannot change to or from PET_OWNER."),
         "practice_id": nullable(uuid("The resulting user must satisfy the role/practice rules of create.")),
         "is_active": boolean(),
         "password": password,
-        "id": immutable(uuid()),
-        "username": immutable(string()),
-        "pet_owner_id": immutable(nullable(uuid())),
-    }, required=[], min_properties=1, description=AT_LEAST_ONE)
+    }, ["id", "username", "pet_owner_id"])
 
     practice_fields = {
         "name": trimmed(1, 200),
@@ -357,12 +369,13 @@ def request_schemas() -> dict:
         "is_active": boolean(),
     }
     s["PracticeCreate"] = obj({**practice_fields, "is_active": boolean(True)}, required=["name", "timezone"])
-    s["PracticeUpdate"] = obj({**practice_fields, "id": immutable(uuid())}, required=[], min_properties=1,
-                              description=AT_LEAST_ONE)
+    s["PracticeUpdate"] = partial_update(practice_fields, ["id"])
 
     appointment_fields = {
         "assigned_vet_user_id": nullable(uuid("An active VET or VET_STAFF user of the practice.")),
-        "appointment_date": datetime_input(),
+        # The years of the range as a pattern; an offset can still move a value across a bound (then 400
+        # `appointment_date is out of range`).
+        "appointment_date": {**datetime_input(), "pattern": r"^(20[0-9]{2}|2100)-"},
         "duration_minutes": integer(5, 480),
         "appointment_type": ref("AppointmentType"),
         "title": trimmed(1, 200),
@@ -372,22 +385,20 @@ def request_schemas() -> dict:
                          description="Pets of the appointment's owner, in display order."),
     }
     s["AppointmentCreate"] = obj({
-        "practice_id": uuid("Required for ADMIN; members: absent or their own practice (§2.5)."),
+        "practice_id": nullable(uuid("Required for ADMIN; members: absent or their own practice (§2.5). "
+                                     "`null` is read as absent.")),
         "pet_owner_id": uuid(),
         **appointment_fields,
         "duration_minutes": integer(5, 480, default=30),
         "appointment_type": {"allOf": [ref("AppointmentType")], "default": "checkup"},
         "status": string(enum=["scheduled", "confirmed"], default="scheduled"),
     }, required=["pet_owner_id", "appointment_date", "title", "pet_ids"])
-    s["AppointmentUpdate"] = obj({
+    s["AppointmentUpdate"] = partial_update({
         **appointment_fields,
         "status": with_description(ref("AppointmentStatus"), "Transitions per §5.2."),
         "pet_ids": array(uuid(), min_items=1, max_items=20, unique=True,
                          description="Replaces the pet set and order."),
-        "id": immutable(uuid()),
-        "practice_id": immutable(uuid()),
-        "pet_owner_id": immutable(uuid()),
-    }, required=[], min_properties=1, description=AT_LEAST_ONE)
+    }, ["id", "practice_id", "pet_owner_id"])
 
     owner_fields = {
         "first_name": trimmed(1, 100),
@@ -398,10 +409,10 @@ def request_schemas() -> dict:
     }
     s["PetOwnerCreate"] = obj({
         **owner_fields,
-        "practice_id": uuid("Required for ADMIN; members: absent or their own practice (§2.5)."),
+        "practice_id": nullable(uuid("Required for ADMIN; members: absent or their own practice (§2.5). "
+                                     "`null` is read as absent.")),
     }, required=["first_name", "last_name", "email"])
-    s["PetOwnerUpdate"] = obj({**owner_fields, "id": immutable(uuid()), "user_id": immutable(nullable(uuid()))},
-                              required=[], min_properties=1, description=AT_LEAST_ONE)
+    s["PetOwnerUpdate"] = partial_update(owner_fields, ["id", "user_id"])
     s["PetOwnerPracticeLink"] = obj({"practice_id": uuid()})
 
     pet_fields = {
@@ -410,7 +421,9 @@ def request_schemas() -> dict:
         "breed": nullable(trimmed(None, 100)),
         "color": nullable(trimmed(None, 50)),
         "gender": nullable(trimmed(None, 20)),
-        "date_of_birth": nullable(date("1900-01-01 … today (UTC).")),
+        # The pattern bounds the years (1900–2099); "today" moves, so later days of the current century still get
+        # 400 `date_of_birth must be between 1900-01-01 and today`.
+        "date_of_birth": nullable({**date("1900-01-01 … today (UTC)."), "pattern": r"^(19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}$"}),
         "weight": nullable(number(exclusive_minimum=0, maximum=1000, description="Pounds.")),
         "microchip_number": nullable(trimmed(1, 50, "Unique (case-insensitive) across all practices.",
                                              pattern=r"^[A-Za-z0-9-]+$")),
@@ -418,8 +431,7 @@ def request_schemas() -> dict:
         "registration_date": date("Default: today in the caller's practice time zone."),
     }
     s["PetCreate"] = obj({"owner_id": uuid(), **pet_fields}, required=["owner_id", "name", "species"])
-    s["PetUpdate"] = obj({**pet_fields, "is_active": boolean(), "id": immutable(uuid()),
-                          "owner_id": immutable(uuid())}, required=[], min_properties=1, description=AT_LEAST_ONE)
+    s["PetUpdate"] = partial_update({**pet_fields, "is_active": boolean()}, ["id", "owner_id"])
 
     record_fields = {
         "record_type": ref("MedicalRecordType"),
@@ -435,21 +447,19 @@ def request_schemas() -> dict:
         "pet_id": uuid(),
         **record_fields,
         "medications": array(trimmed(1, 200), max_items=50, description="Default `[]`."),
-        "practice_id": uuid("Practice resolution (§2.5)."),
+        "practice_id": nullable(uuid("Practice resolution (§2.5). `null` is read as absent.")),
     }, required=["pet_id", "record_type", "title"])
-    s["MedicalRecordAmend"] = obj({
-        **record_fields,
-        **{name: immutable(schema) for name, schema in {
-            "id": uuid(), "original_id": uuid(), "version": integer(1), "pet_id": uuid(), "practice_id": uuid(),
-            "is_current": boolean(), "created_by": uuid()}.items()},
-    }, required=[], min_properties=1,
-        description=AT_LEAST_ONE + " Creates a new version; the response is that new version.")
+    s["MedicalRecordAmend"] = partial_update(
+        record_fields, ["id", "original_id", "version", "pet_id", "practice_id", "is_current", "created_by"],
+        AT_LEAST_ONE + " Creates a new version; the response is that new version.")
 
     metadata = free_object("Client keys only (server-managed keys are refused); serialized ≤ 65536 bytes.",
                            maxProperties=100)
     s["VisitTranscriptCreate"] = obj({
         "pet_id": uuid(),
-        "visit_date": integer(946684800, description="Unix seconds, at most the current time plus 86400."),
+        # The real bound moves (now + 1 day); beyond a 64-bit integer the value is not an integer to the server.
+        "visit_date": integer(946684800, 9223372036854775807,
+                              description="Unix seconds, at most the current time plus 86400."),
         "full_text": string(1, 200000),
         "summary": nullable(string(max_length=10000)),
         "audio_transcript_url": nullable(string(max_length=1000, fmt="uri",
@@ -457,9 +467,9 @@ def request_schemas() -> dict:
         "metadata": {**metadata, "default": {}},
         "appointment_id": {"type": "null",
                            "description": "Must be absent or null; recordings use the audio upload flow."},
-        "practice_id": uuid("Practice resolution (§2.5)."),
+        "practice_id": nullable(uuid("Practice resolution (§2.5). `null` is read as absent.")),
     }, required=["pet_id", "visit_date", "full_text"], description="A manual transcript.")
-    s["VisitTranscriptUpdate"] = obj({
+    s["VisitTranscriptUpdate"] = partial_update({
         "full_text": string(max_length=200000, description="May be empty; refused while `processing`."),
         "summary": nullable(string(max_length=10000, description="Sending it approves the summary.")),
         "metadata": free_object("Merged by top-level key: a non-null value replaces the key whole, null removes "
@@ -468,10 +478,7 @@ def request_schemas() -> dict:
         "state": with_description(ref("VisitState"),
                                   "Only processing→processed, processing→failed, failed→processing, "
                                   "failed→processed or the current state (§5.1)."),
-        **{name: immutable(schema) for name, schema in {
-            "uuid": uuid(), "pet_id": uuid(), "appointment_id": nullable(uuid()), "practice_id": uuid(),
-            "visit_date": integer(), "audio_transcript_url": nullable(string()), "created_by": uuid()}.items()},
-    }, required=[], min_properties=1, description=AT_LEAST_ONE)
+    }, ["uuid", "pet_id", "appointment_id", "practice_id", "visit_date", "audio_transcript_url", "created_by"])
     return s
 
 
@@ -491,7 +498,8 @@ DATE_QUERY = query("date", date(), "Practice-local day (`YYYY-MM-DD`); default: 
 def parameters_components() -> dict:
     return {
         "limit": query("limit", integer(1, 200, default=50), "Page size (§1.11)."),
-        "offset": query("offset", integer(0, default=0), "Items to skip (§1.11)."),
+        # No bound in the contract; beyond a 64-bit integer the value is not an integer to the server (400).
+        "offset": query("offset", integer(0, 9223372036854775807, default=0), "Items to skip (§1.11)."),
     }
 
 
@@ -916,7 +924,9 @@ def recording_routes(p: Paths) -> None:
           description="All checks, including the duplicate check, happen before anything is stored (§4.11).",
           body={"required": True, "content": {"multipart/form-data": {
               "schema": ref("LegacyAudioUploadForm"),
-              "encoding": {"audio": {"contentType": ", ".join(AUDIO_CONTENT_TYPES + ["application/octet-stream"])}},
+              # `application/octet-stream` (or no type) is accepted too when the file name's extension names an
+              # audio type (§4.11); a generator cannot pair the two, so only the audio types are listed.
+              "encoding": {"audio": {"contentType": ", ".join(AUDIO_CONTENT_TYPES)}},
           }}},
           responses={"201": json_response("Stored and queued for transcription.", ref("LegacyUploadResponse")),
                      **errors(400, 401, 403, 404, 413, overrides={

@@ -106,8 +106,13 @@ def array(items: dict, *, min_items: int | None = None, max_items: int | None = 
     return with_description(schema, description)
 
 
+UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+
+
 def uuid(description: str | None = None) -> dict:
-    return string(fmt="uuid", description=description)
+    """A UUID in canonical form (hex digits in any case on input, lowercase on output). The pattern says what
+    `format: uuid` leaves to the validator (not every one asserts formats): no braces, no `urn:uuid:`, not empty."""
+    return string(fmt="uuid", pattern=UUID_PATTERN, description=description)
 
 
 def timestamp(description: str | None = None) -> dict:

@@ -77,6 +77,13 @@ public struct Pagination: Sendable {
     public let limit: Int
     public let offset: Int
     public init(limit: Int, offset: Int) { self.limit = limit; self.offset = offset }
+
+    /// `offset ..< offset + limit` for `QueryBuilder.range`, its end saturated at `Int.max`: every 64-bit offset is
+    /// valid (HelpPet §1.11 sets no upper bound), and `offset + limit` must not trap near `Int.max`.
+    public var range: Range<Int> {
+        let (end, overflow) = offset.addingReportingOverflow(limit)
+        return offset..<(overflow ? Int.max : end)
+    }
 }
 
 extension Request {

@@ -56,7 +56,7 @@ struct ClientAppointmentsController {
         }
         let total = try await filtered().count()
         let rows = try await filtered().sort(\.$startAt, .descending).sort(\.$id, .ascending)
-            .range(page.offset..<(page.offset + page.limit)).all()
+            .range(page.range).all()
         return try JSONResponse.page(try await AppointmentAssembler.responses(rows, admin: false, req: req), total: total)
     }
 

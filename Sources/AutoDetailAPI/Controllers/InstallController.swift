@@ -68,7 +68,7 @@ struct InstallController {
         }
         let total = try await filtered().count()
         let rows = try await filtered().sort(\.$createdAt, .descending).sort(\.$id, .descending)
-            .range(page.offset..<(page.offset + page.limit)).all()
+            .range(page.range).all()
         let unread = try await Self.unreadCount(install.id!, on: req.db)
         return try JSONResponse.make(
             MessageListResponse(messages: rows.map(AppMessageResponse.init), unreadCount: unread),

@@ -98,7 +98,7 @@ struct AppointmentsController: HelpPetRouteCollection {
         if caller.isMember { builder.filter(\.$practiceID == caller.practiceID!) }
         let total = try await builder.count()
         let items = try await builder.sort(\.$appointmentDate, .descending).sort(\.$id)
-            .range(page.offset..<(page.offset + page.limit)).all()
+            .range(page.range).all()
         return try JSONResponse.page(try await AppointmentAssembler.responses(for: items, on: req.db), total: total)
     }
 
@@ -117,7 +117,7 @@ struct AppointmentsController: HelpPetRouteCollection {
         }
         let total = try await builder.count()
         let items = try await builder.sort(\.$appointmentDate).sort(\.$id)
-            .range(page.offset..<(page.offset + page.limit)).all()
+            .range(page.range).all()
         return try JSONResponse.page(try await AppointmentAssembler.responses(for: items, on: req.db), total: total)
     }
 

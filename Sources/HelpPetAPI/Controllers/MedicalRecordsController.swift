@@ -36,7 +36,7 @@ struct MedicalRecordsController: HelpPetRouteCollection {
             return try Self.envelope(records, total: total, current: total)
         }
         let counts = try await Self.counts(of: petID, caller: caller, currentOnly: !includeHistorical, on: req.db)
-        let records = try await builder.range(page.offset..<(page.offset + page.limit)).all()
+        let records = try await builder.range(page.range).all()
         return try Self.envelope(records, total: counts.total, current: counts.current)
     }
 
@@ -58,7 +58,7 @@ struct MedicalRecordsController: HelpPetRouteCollection {
                  WHERE first_version.id = medical_records.original_id)
                 """), .descending)
             .sort(\.$originalID).sort(\.$version, .descending)
-            .range(page.offset..<(page.offset + page.limit)).all()
+            .range(page.range).all()
         return try Self.envelope(records, total: counts.total, current: counts.current)
     }
 

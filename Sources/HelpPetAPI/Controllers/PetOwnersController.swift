@@ -61,7 +61,7 @@ struct PetOwnersController: HelpPetRouteCollection {
             .sort(BinaryOrder.field("lower(last_name)", on: req.db), .ascending)
             .sort(BinaryOrder.field("lower(first_name)", on: req.db), .ascending)
             .sort(\.$id)
-            .range(page.offset..<(page.offset + page.limit)).all()
+            .range(page.range).all()
         return try JSONResponse.page(
             try await PetOwnerAssembler.responses(for: owners, caller: caller, on: req.db), total: total)
     }

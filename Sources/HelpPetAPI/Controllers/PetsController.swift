@@ -34,7 +34,7 @@ struct PetsController: HelpPetRouteCollection {
         if !includeInactive { builder.filter(\.$isActive == true) }
         let total = try await builder.count()
         let pets = try await builder.sort(BinaryOrder.field("name", on: req.db), .ascending).sort(\.$id)
-            .range(page.offset..<(page.offset + page.limit)).all()
+            .range(page.range).all()
         return try JSONResponse.page(pets.map { PetResponse($0, owner: owner) }, total: total)
     }
 

@@ -29,7 +29,7 @@ struct PracticesController: HelpPetRouteCollection {
         }
         if let isActive { builder.filter(\.$isActive == isActive) }
         let total = try await builder.count()
-        let items = try await builder.sort(\.$name).sort(\.$id).range(page.offset..<(page.offset + page.limit)).all()
+        let items = try await builder.sort(\.$name).sort(\.$id).range(page.range).all()
         return try JSONResponse.page(items.map(PracticeResponse.init), total: total)
     }
 

@@ -27,7 +27,7 @@ struct UsersController: HelpPetRouteCollection {
         if let isActive { builder.filter(\.$isActive == isActive) }
         let total = try await builder.count()
         let users = try await builder.sort(.sql(unsafeRaw: "lower(username)")).sort(\.$id)
-            .range(page.offset..<(page.offset + page.limit)).all()
+            .range(page.range).all()
         let owners = try await Self.ownerIDs(of: users, on: req.db)
         return try JSONResponse.page(users.map { UserResponse($0, petOwnerID: owners[$0.id!]) }, total: total)
     }

@@ -67,7 +67,7 @@ struct VisitTranscriptsController: HelpPetRouteCollection {
     static func page(_ builder: QueryBuilder<Visit>, _ page: Pagination, caller: Caller, req: Request) async throws -> Response {
         let total = try await builder.count()
         let visits = try await builder.sort(\.$visitDate, .descending).sort(\.$createdAt, .descending).sort(\.$id)
-            .range(page.offset..<(page.offset + page.limit)).all()
+            .range(page.range).all()
         return try JSONResponse.page(visits.map { response($0, caller: caller, req: req) }, total: total)
     }
 

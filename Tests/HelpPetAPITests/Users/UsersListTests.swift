@@ -71,6 +71,11 @@ import VaporTesting
             #expect(past.headers.first(name: "X-Total-Count") == "4")
             let max = try await app.get("/api/v1/users?limit=200", token: admin)
             #expect(max.json.count == 4)
+            // offset + limit used to overflow (a trap that took the whole process down).
+            let largest = try await app.get("/api/v1/users?offset=9223372036854775807&limit=200", token: admin)
+            #expect(largest.status == .ok)
+            #expect(largest.json.count == 0)
+            #expect(largest.headers.first(name: "X-Total-Count") == "4")
         }
     }
 
@@ -87,6 +92,7 @@ import VaporTesting
         ("limit=1.5", "limit must be an integer"),
         ("offset=-1", "offset must be at least 0"),
         ("offset=x", "offset must be an integer"),
+        ("offset=9223372036854775808", "offset must be an integer"),
     ])
     func queryErrors(_ query: String, _ detail: String) async throws {
         try await withTestApp { app in

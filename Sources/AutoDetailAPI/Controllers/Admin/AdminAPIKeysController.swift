@@ -27,7 +27,7 @@ struct AdminAPIKeysController {
         }
         let total = try await filtered().count()
         let rows = try await filtered().sort(\.$createdAt, .descending).sort(\.$id, .descending)
-            .range(page.offset..<(page.offset + page.limit)).all()
+            .range(page.range).all()
         return try JSONResponse.page(rows.map { APIKeyResponse($0) }, total: total)
     }
 

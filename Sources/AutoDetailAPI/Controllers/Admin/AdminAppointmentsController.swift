@@ -53,7 +53,7 @@ struct AdminAppointmentsController {
         }
         let total = try await filtered().count()
         let rows = try await filtered().sort(\.$startAt, .ascending).sort(\.$id, .ascending)
-            .range(page.offset..<(page.offset + page.limit)).all()
+            .range(page.range).all()
         return try JSONResponse.page(try await AppointmentAssembler.responses(rows, admin: true, req: req), total: total)
     }
 
