@@ -32,9 +32,11 @@ struct EndToEndTests {
             defer { files.values.forEach(Recordings.remove) }
 
             let bella = try recorder.session(forPet: Demo.bella)
+            // Subscribed before the uploads start, so the stream's first element is the state before them.
+            let bellaUpdates = await bella.stateUpdates()
             let observed = Task { () -> [PetRecordingSession.State] in
                 var states: [PetRecordingSession.State] = []
-                for await state in await bella.stateUpdates() { states.append(state) }
+                for await state in bellaUpdates { states.append(state) }
                 return states
             }
             let states = await recorder.uploadAll()
@@ -238,9 +240,10 @@ struct EndToEndTests {
             defer { Recordings.remove(file) }
             let session = PetRecordingSession(
                 client: client, appointmentId: appointment.id, pet: appointment.pets[1], recordingFile: file)
+            let updates = await session.stateUpdates()
             let progress = Task { () -> Int64 in
                 var firstAttemptBytes: Int64 = 0
-                for await state in await session.stateUpdates() {
+                for await state in updates {
                     if case let .uploading(p) = state, p.attempt == 1 { firstAttemptBytes = max(firstAttemptBytes, p.bytesSent) }
                 }
                 return firstAttemptBytes
