@@ -93,7 +93,7 @@ let package = Package(
             ]
         ),
         // Foundation only, like the kits: which database a kit test's server process runs on (SQLite, or a fresh
-        // PostgreSQL database in the PostgreSQL pass).
+        // PostgreSQL database in the PostgreSQL pass) and free loopback ports (also used by ServerTestSupport).
         .target(name: "KitTestSupport", path: "Tests/KitTestSupport"),
         .testTarget(
             name: "AutoDetailKitTests",
@@ -120,6 +120,7 @@ let package = Package(
         .target(
             name: "ServerTestSupport",
             dependencies: [
+                "KitTestSupport",
                 "AppCore",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),

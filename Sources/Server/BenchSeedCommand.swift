@@ -19,13 +19,7 @@ struct BenchSeedCommand: AsyncCommand {
     var help: String { "Inserts the benchmark dataset of bench/run into an empty database." }
 
     func run(using context: CommandContext, signature: Signature) async throws {
-        let app = context.application
-        guard app.environment != .production else {
-            context.console.error("bench-seed refuses to run in production")
-            throw ConfigurationError("bench-seed refuses to run in production")
-        }
-        try await app.autoMigrate()
-        try await DatabaseSetup.prepareConnections(app)
+        let app = try await context.applicationForSeeding("bench-seed")
         var options = HelpPetBenchmarkData.Options()
         if let v = signature.practices { options.practices = v }
         if let v = signature.vets { options.vets = v }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import KitTestSupport
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -84,19 +85,9 @@ public final class ServerProcess: Sendable {
             let port = try freePort()
             let dataDir = environment["DATA_DIR"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
             let logFile = dataDir.appendingPathComponent("server-\(port)-\(UUID().uuidString.prefix(8)).log")
-            FileManager.default.createFile(atPath: logFile.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: logFile)
-
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["serve", "--hostname", "127.0.0.1", "--port", String(port)] + arguments
-            process.environment = environment
-            process.currentDirectoryURL = dataDir
-            process.standardOutput = handle
-            process.standardError = handle
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            try? handle.close()
+            let process = try launch(
+                ["serve", "--hostname", "127.0.0.1", "--port", String(port)] + arguments, environment: environment,
+                logFile: logFile, directory: dataDir)
 
             let server = ServerProcess(port: port, logFile: logFile, process: process)
             guard waitUntilReady else { return server }
@@ -119,18 +110,7 @@ public final class ServerProcess: Sendable {
     {
         let dataDir = environment["DATA_DIR"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
         let logFile = dataDir.appendingPathComponent("worker-\(UUID().uuidString.prefix(8)).log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: logFile)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["worker"]
-        process.environment = environment
-        process.currentDirectoryURL = dataDir
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try? handle.close()
+        let process = try launch(["worker"], environment: environment, logFile: logFile, directory: dataDir)
         let worker = ServerProcess(port: 0, logFile: logFile, process: process)
         let deadline = ContinuousClock.now + timeout
         while !worker.output.contains("Worker running") {
@@ -189,6 +169,25 @@ public final class ServerProcess: Sendable {
     public var terminationReason: Process.TerminationReason { process.terminationReason }
     public var terminationStatus: Int32 { process.terminationStatus }
 
+    /// Starts the binary with `arguments`; standard output and error go to a new `logFile`, standard input is empty.
+    static func launch(
+        _ arguments: [String], environment: [String: String], logFile: URL, directory: URL?
+    ) throws -> Process {
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: logFile)
+        defer { try? handle.close() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = environment
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     // MARK: One-shot runs
 
     /// Runs the binary to completion (for commands that exit, or for start-up failures); returns status and output.
@@ -197,19 +196,10 @@ public final class ServerProcess: Sendable {
     ) async throws -> (status: Int32, output: String) {
         let logFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("server-run-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: logFile) }
-        let handle = try FileHandle(forWritingTo: logFile)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = environment
-        if let dir = environment["DATA_DIR"] { process.currentDirectoryURL = URL(fileURLWithPath: dir) }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try? handle.close()
+        let process = try launch(
+            arguments, environment: environment, logFile: logFile,
+            directory: environment["DATA_DIR"].map { URL(fileURLWithPath: $0) })
         let server = ServerProcess(port: 0, logFile: logFile, process: process)
         if !(await server.waitForExit(timeout: timeout)) {
             _ = await server.kill()
@@ -218,26 +208,8 @@ public final class ServerProcess: Sendable {
         return (process.terminationStatus, server.output)
     }
 
-    /// A TCP port that is free right now on 127.0.0.1 (bound to port 0, then released).
-    public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestSetupError("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw TestSetupError("bind() failed") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw TestSetupError("getsockname() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A TCP port that is free right now on 127.0.0.1.
+    public static func freePort() throws -> Int { try LoopbackPort.free() }
 }
 
 /// Runs `body` with a fresh test database (SQLite file or PostgreSQL database) for `server` processes, recording
