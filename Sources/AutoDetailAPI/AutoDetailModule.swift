@@ -10,7 +10,7 @@ public enum AutoDetailModule {
     public static let migrations: [any Migration] = [
         M0201_CreateServices(), M0202_CreateStudioSettings(), M0203_CreateAPIKeys(), M0204_CreateInstallProfiles(),
         M0205_CreateMessages(), M0206_CreateAppointments(), M0207_CreatePhotosAndUploads(), M0208_CreateAdminUsers(),
-        M0209_CreateIdempotencyRecords(),
+        M0209_CreateIdempotencyRecords(), M0210_AddAdminTokenVersion(),
     ]
 
     public static func configure(_ app: Application) throws {
@@ -25,7 +25,7 @@ public enum AutoDetailModule {
         let usage = KeyUsageRecorder()
         app.autodetailKeyUsage = usage
         app.lifecycle.use(KeyUsageFlushing(recorder: usage))
-        let limits = RateLimits(enabled: !config.disableRateLimits)
+        let limits = RateLimits(ledger: app.core.attempts, clock: app.core.clock)
 
         app.get("openapi", "autodetail.json", use: AutoDetailOpenAPIDocument.serve)
 

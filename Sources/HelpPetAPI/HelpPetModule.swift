@@ -12,19 +12,13 @@ public enum HelpPetModule {
     public static let migrations: [any Migration] = [
         M0101_CreatePractices(), M0102_CreateUsers(), M0103_CreatePetOwners(), M0104_CreatePets(),
         M0105_CreateAppointments(), M0106_CreateMedicalRecords(), M0107_CreateVisits(),
-        M0108_CreateTranscriptionJobs(),
+        M0108_CreateTranscriptionJobs(), M0109_AddUserTokenVersion(),
     ]
 
     public static func configure(_ app: Application) throws {
         app.migrations.add(migrations)
         let config = app.core.config
-        let throttle = LoginThrottle(
-            settings: .init(
-                maxPerKey: config.loginThrottle.maxFailuresPerKey, maxPerUser: config.loginThrottle.maxFailuresPerUser,
-                maxPerIP: config.loginThrottle.maxFailuresPerIP,
-                window: TimeInterval(config.loginThrottle.windowSeconds),
-                lockout: TimeInterval(config.loginThrottle.lockoutSeconds)),
-            enabled: !config.disableRateLimits)
+        let throttle = loginThrottle(app)
 
         app.recordingStorage = RecordingStorage(
             store: app.objectStore, bucket: config.storage.helppetBucket, publicBaseURL: config.publicBaseURL,
@@ -39,6 +33,22 @@ public enum HelpPetModule {
             controller.boot(routes: protected)
         }
         try legacyUploads(app, config: config).boot(routes: protected)
+    }
+
+    /// Contract §2.3: failures per (username, IP), per username and per IP, each blocking for the lockout time.
+    static func loginThrottle(_ app: Application) -> LoginThrottle {
+        let settings = app.core.config.loginThrottle
+        let window = TimeInterval(settings.windowSeconds), lockout = TimeInterval(settings.lockoutSeconds)
+        func rule(_ name: String, _ limit: Int) -> AttemptRule {
+            AttemptRule(name: "helppet.login." + name, limit: limit, window: window, lockout: lockout)
+        }
+        return LoginThrottle(
+            limits: [
+                .init(rule("pair", settings.maxFailuresPerKey), per: .usernameAndIP),
+                .init(rule("user", settings.maxFailuresPerUser), per: .username),
+                .init(rule("ip", settings.maxFailuresPerIP), per: .ip),
+            ],
+            ledger: app.core.attempts, clock: app.core.clock)
     }
 
     /// The background work of a process that runs workers (`server serve` without `--no-worker`, `server worker`):

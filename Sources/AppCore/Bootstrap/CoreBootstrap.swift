@@ -18,7 +18,7 @@ public enum CoreBootstrap {
         app.routes.defaultMaxBodySize = "1mb"
 
         try DatabaseSetup.configure(app, config: config)
-        app.migrations.add(M0001_CreateBootstrapMarkers())
+        app.migrations.add(M0001_CreateBootstrapMarkers(), M0002_CreateAttemptLedger())
 
         let metrics = MetricsRegistry()
         let readiness = ReadinessChecks()
@@ -26,7 +26,8 @@ public enum CoreBootstrap {
         let hasher = PasswordHasher(cost: config.bcryptCost)
         app.core = CoreServices(
             config: config, clock: clock, passwordHasher: hasher,
-            tokens: await TokenService(secret: config.jwtSecret), metrics: metrics, readiness: readiness)
+            tokens: await TokenService(secret: config.jwtSecret), metrics: metrics, readiness: readiness,
+            attempts: Self.attemptLedger(config))
         app.lifecycle.use(PasswordHasherShutdown(hasher: hasher))
 
         // Outermost first: every response, errors included, gets a request id, a log line and metrics.
@@ -41,6 +42,17 @@ public enum CoreBootstrap {
         try app.register(collection: HealthController())
         try app.register(collection: MetricsController())
         try await ObjectStoreSetup.configure(app, config: config, clock: clock)
+    }
+}
+
+extension CoreBootstrap {
+    /// One process counts in memory (SQLite allows no second process); processes sharing PostgreSQL count there.
+    static func attemptLedger(_ config: AppConfig) -> any AttemptLedger {
+        if config.disableRateLimits { return UnlimitedAttemptLedger() }
+        switch config.database {
+        case .sqlite: return InMemoryAttemptLedger()
+        case .postgres: return DatabaseAttemptLedger()
+        }
     }
 }
 

@@ -9,12 +9,14 @@ public struct CoreServices: Sendable {
     public let metrics: MetricsRegistry
     public let clientAddress: ClientAddress
     public let readiness: ReadinessChecks
+    /// Login throttles and request rate limits of both products (in memory on SQLite, shared on PostgreSQL).
+    public let attempts: any AttemptLedger
     /// Routes that stream their request bodies (exempt from the request body deadline).
     public let streamingBodyPaths = StreamingBodyPaths()
 
     public init(
         config: AppConfig, clock: any AppClock, passwordHasher: PasswordHasher, tokens: TokenService,
-        metrics: MetricsRegistry, readiness: ReadinessChecks
+        metrics: MetricsRegistry, readiness: ReadinessChecks, attempts: any AttemptLedger
     ) {
         self.config = config
         self.clock = clock
@@ -23,6 +25,7 @@ public struct CoreServices: Sendable {
         self.metrics = metrics
         self.clientAddress = ClientAddress(trustedProxies: config.trustedProxies)
         self.readiness = readiness
+        self.attempts = attempts
     }
 }
 

@@ -1,80 +1,76 @@
+import Fluent
 import Foundation
-import NIOConcurrencyHelpers
 
-/// Failed-login throttling per (username, IP), per username and per IP, kept in memory per instance
-/// (HelpPet contract §2.3). Thread-safe; time is injectable for tests.
-public final class LoginThrottle: Sendable {
-    public struct Settings: Sendable {
-        public var maxPerKey: Int, maxPerUser: Int, maxPerIP: Int
-        public var window: TimeInterval, lockout: TimeInterval
-        public init(maxPerKey: Int, maxPerUser: Int, maxPerIP: Int, window: TimeInterval, lockout: TimeInterval) {
-            self.maxPerKey = maxPerKey; self.maxPerUser = maxPerUser; self.maxPerIP = maxPerIP
-            self.window = window; self.lockout = lockout
+/// Failed-login throttling, shared by HelpPet's login (§2.3) and AutoDetail's admin login (§2.7).
+///
+/// An attempt is reserved on every limit before its password is verified, so parallel guesses hold places and
+/// cannot exceed a limit: a burst of 120 wrong passwords gets at most the limit verified, the rest 429 (and a correct
+/// password inside the burst is refused like the others). A failure counts against every limit; a success counts
+/// against none and clears only the (username, IP) limits. The ledger keeps the count per process on SQLite and in
+/// the database on PostgreSQL, so N API nodes share one limit.
+public struct LoginThrottle: Sendable {
+    /// Which part of an attempt a limit is kept per.
+    public enum Scope: Sendable {
+        case usernameAndIP, username, ip
+    }
+
+    public struct Limit: Sendable {
+        public let rule: AttemptRule
+        public let scope: Scope
+        public init(_ rule: AttemptRule, per scope: Scope) {
+            self.rule = rule
+            self.scope = scope
         }
     }
 
-    private struct Bucket {
-        var failures: [Date] = []
-        var blockedUntil: Date?
+    public enum Outcome<Account: Sendable>: Sendable {
+        /// Not verified: a limit is reached (or held by attempts in flight).
+        case refused(retryAfter: Int)
+        case failed
+        case succeeded(Account)
     }
 
-    private struct State {
-        var byKey: [String: Bucket] = [:]
-        var byUser: [String: Bucket] = [:]
-        var byIP: [String: Bucket] = [:]
+    let limits: [Limit]
+    let ledger: any AttemptLedger
+    let clock: any AppClock
+
+    public init(limits: [Limit], ledger: any AttemptLedger, clock: any AppClock) {
+        self.limits = limits
+        self.ledger = ledger
+        self.clock = clock
     }
 
-    private let settings: Settings
-    private let enabled: Bool
-    private let state = NIOLockedValueBox(State())
-
-    public init(settings: Settings, enabled: Bool = true) {
-        self.settings = settings
-        self.enabled = enabled
-    }
-
-    /// Seconds the caller must still wait, or nil when the attempt may proceed.
-    public func retryAfter(username: String, ip: String, now: Date = Date()) -> Int? {
-        guard enabled else { return nil }
+    /// Reserves the attempt, runs `verify` (nil: wrong credentials) and settles the reservation with its outcome.
+    /// An error thrown by `verify` releases the reservation and is rethrown.
+    public func attempt<Account: Sendable>(
+        username: String, ip: String, on db: any Database, verify: () async throws -> Account?
+    ) async throws -> Outcome<Account> {
         let user = username.lowercased()
-        return state.withLockedValue { s in
-            let until = [s.byKey[user + "\u{1}" + ip]?.blockedUntil, s.byUser[user]?.blockedUntil, s.byIP[ip]?.blockedUntil]
-                .compactMap { $0 }.filter { $0 > now }.max()
-            guard let until else { return nil }
-            return max(1, Int((until.timeIntervalSince(now)).rounded(.up)))
+        let keys = limits.map { limit in
+            switch limit.scope {
+            case .usernameAndIP: limit.rule.key(user + "\u{1}" + ip)
+            case .username: limit.rule.key(user)
+            case .ip: limit.rule.key(ip)
+            }
         }
-    }
-
-    public func recordFailure(username: String, ip: String, now: Date = Date()) {
-        guard enabled else { return }
-        let user = username.lowercased()
-        let s = settings
-        state.withLockedValue { st in
-            Self.add(&st.byKey[user + "\u{1}" + ip, default: Bucket()], now: now, limit: s.maxPerKey, s)
-            Self.add(&st.byUser[user, default: Bucket()], now: now, limit: s.maxPerUser, s)
-            Self.add(&st.byIP[ip, default: Bucket()], now: now, limit: s.maxPerIP, s)
-            if st.byKey.count > 100_000 { Self.prune(&st, now: now, window: s.window) }
+        let ticket: AttemptTicket
+        switch try await ledger.reserve(keys, hold: true, now: clock.now(), on: db) {
+        case .refused(let wait): return .refused(retryAfter: wait)
+        case .granted(let granted): ticket = granted
         }
-    }
-
-    /// A success clears its (username, IP) key only; the per-user and per-IP counts expire with their window.
-    public func recordSuccess(username: String, ip: String) {
-        let key = username.lowercased() + "\u{1}" + ip
-        state.withLockedValue { _ = $0.byKey.removeValue(forKey: key) }
-    }
-
-    private static func add(_ bucket: inout Bucket, now: Date, limit: Int, _ s: Settings) {
-        bucket.failures = bucket.failures.filter { now.timeIntervalSince($0) < s.window }
-        bucket.failures.append(now)
-        if bucket.failures.count >= limit { bucket.blockedUntil = now.addingTimeInterval(s.lockout) }
-    }
-
-    private static func prune(_ st: inout State, now: Date, window: TimeInterval) {
-        func stale(_ b: Bucket) -> Bool {
-            (b.blockedUntil ?? .distantPast) < now && (b.failures.last.map { now.timeIntervalSince($0) >= window } ?? true)
+        let account: Account?
+        do {
+            account = try await verify()
+        } catch {
+            try? await ledger.release(ticket, now: clock.now(), on: db)
+            throw error
         }
-        st.byKey = st.byKey.filter { !stale($0.value) }
-        st.byUser = st.byUser.filter { !stale($0.value) }
-        st.byIP = st.byIP.filter { !stale($0.value) }
+        guard let account else {
+            try await ledger.settle(ticket, counting: keys, clearing: [], now: clock.now(), on: db)
+            return .failed
+        }
+        let pairKeys = zip(limits, keys).filter { $0.0.scope == .usernameAndIP }.map(\.1)
+        try await ledger.settle(ticket, counting: [], clearing: pairKeys, now: clock.now(), on: db)
+        return .succeeded(account)
     }
 }

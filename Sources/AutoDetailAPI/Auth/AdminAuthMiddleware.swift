@@ -14,8 +14,9 @@ struct AdminAuthMiddleware: AsyncMiddleware {
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         guard Secrets.isAdminToken(token) else { throw APIError.invalidAdminToken }
         let row = try await request.db.sql.raw("""
-            SELECT id, admin_user_id FROM ad_admin_sessions
-            WHERE token_hash = \(bind: Secrets.hash(token)) AND revoked_at IS NULL AND expires_at > \(bind: request.now)
+            SELECT s.id, s.admin_user_id FROM ad_admin_sessions s
+            JOIN ad_admin_users u ON u.id = s.admin_user_id AND u.token_version = s.token_version
+            WHERE s.token_hash = \(bind: Secrets.hash(token)) AND s.revoked_at IS NULL AND s.expires_at > \(bind: request.now)
             """).first()
         guard let row else { throw APIError.invalidAdminToken }
         let caller = AdminCaller(

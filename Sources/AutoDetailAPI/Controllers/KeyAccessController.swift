@@ -9,9 +9,10 @@ struct KeyAccessController {
     let limits: RateLimits
 
     func boot(public api: any RoutesBuilder) {
-        api.grouped(ValidityFlagMiddleware()).grouped(RateLimitMiddleware(limiter: limits.validateKey))
+        api.grouped(ValidityFlagMiddleware()).grouped(RateLimitMiddleware(rule: RateLimits.validateKey, ledger: limits.ledger))
             .jsonRoute(.POST, "auth", "validate-key", use: validateKey)
-        api.grouped(RateLimitMiddleware(limiter: limits.installInit)).on(.POST, "ios", "init", use: initInstall)
+        api.grouped(RateLimitMiddleware(rule: RateLimits.installInit, ledger: limits.ledger))
+            .on(.POST, "ios", "init", use: initInstall)
     }
 
     @Sendable func validateKey(req: Request) async throws -> Response {

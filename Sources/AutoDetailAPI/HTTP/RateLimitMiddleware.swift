@@ -2,27 +2,33 @@ import AppCore
 import Foundation
 import Vapor
 
-/// A per-client-IP limit evaluated before authentication and body parsing (contract §1.7 step 2, §2.7).
+/// A per-client-IP limit evaluated before authentication and body parsing (contract §1.7 step 2, §2.7). The request
+/// is counted before it is processed, so parallel requests cannot exceed the limit.
 struct RateLimitMiddleware: AsyncMiddleware {
-    let limiter: SlidingWindowLimiter
+    let rule: AttemptRule
+    let ledger: any AttemptLedger
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let ip = request.core.clientAddress.ip(of: request)
-        let now = request.core.clock.now()
-        if let wait = limiter.acquire(ip, now: now) { throw APIError.tooManyRequests(wait) }
-        request.countedRateLimit = CountedRateLimit(limiter: limiter, key: ip, at: now)
+        let key = rule.key(request.core.clientAddress.ip(of: request))
+        switch try await ledger.reserve([key], hold: false, now: request.core.clock.now(), on: request.db) {
+        case .refused(let wait):
+            throw APIError.tooManyRequests(wait)
+        case .granted(let ticket):
+            request.countedRateLimit = CountedRateLimit(ledger: ledger, ticket: ticket)
+        }
         return try await next.respond(to: request)
     }
 }
 
-/// The event a `RateLimitMiddleware` counted for this request, so a handler can take it back when another limit
-/// refuses the request (rejected requests are not counted, §2.7).
+/// The request a `RateLimitMiddleware` counted, so a handler can take it back when another limit refuses the
+/// request (rejected requests are not counted, §2.7).
 struct CountedRateLimit: Sendable {
-    let limiter: SlidingWindowLimiter
-    let key: String
-    let at: Date
+    let ledger: any AttemptLedger
+    let ticket: AttemptTicket
 
-    func forget() { limiter.forget(key, at: at) }
+    func forget(on request: Request) async throws {
+        try await ledger.release(ticket, now: request.core.clock.now(), on: request.db)
+    }
 }
 
 extension Request {

@@ -11,6 +11,8 @@ final class AdminUserRecord: Model, @unchecked Sendable {
     @Field(key: "created_at") var createdAt: Date
     @OptionalField(key: "last_login_at") var lastLoginAt: Date?
     @Field(key: "password_changed_at") var passwordChangedAt: Date
+    /// Copied into each session at login; a password change increments it, voiding every other session.
+    @Field(key: "token_version") var tokenVersion: Int
 
     init() {}
 }

@@ -28,10 +28,10 @@ struct BearerAuthMiddleware: AsyncMiddleware {
             """).first()
         else { throw invalid }
         let user = try row.decode(model: User.self)
-        // Tokens issued before the last password change are void (iat has whole-second precision).
-        let changed = user.credentialsChangedAt.timeIntervalSince1970.rounded(.down)
-        guard verified.issuedAt.timeIntervalSince1970 >= changed else { throw invalid }
+        // A deactivated user's tokens say so (§2.2), although the deactivation also moved the version on.
         guard user.isActive else { throw APIError.unauthorized("Inactive user") }
+        // Every password, role or activation change increments the version: older tokens are void (§2.1).
+        guard verified.version == user.tokenVersion else { throw invalid }
 
         let petOwnerID = user.role == .petOwner ? try row.decode(column: "linked_pet_owner_id", as: UUID?.self) : nil
         request.setCaller(Caller(id: userID, role: user.role, practiceID: user.practiceID, petOwnerID: petOwnerID, user: user))

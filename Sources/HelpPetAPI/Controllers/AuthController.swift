@@ -29,22 +29,29 @@ struct AuthController {
         }
 
         let ip = req.core.clientAddress.ip(of: req)
-        if let wait = throttle.retryAfter(username: username, ip: ip) {
+        // The version read here, before the password is verified, goes into the token: a password change that
+        // commits while bcrypt runs increments it, so the token is void from the start.
+        let outcome = try await throttle.attempt(username: username, ip: ip, on: req.db) { () -> User? in
+            let user = try await User.query(on: req.db)
+                .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased()))
+                .first()
+            let matches = try await req.core.passwordHasher.verify(password, against: user?.passwordHash)
+            guard let user, matches, user.isActive else { return nil }
+            return user
+        }
+        let user: User
+        switch outcome {
+        case .refused(let wait):
             req.core.metrics.counter("helppet_login_throttled_total").increment()
             throw APIError.tooManyRequests("Too many failed login attempts. Try again in \(wait) seconds.", retryAfter: wait)
-        }
-
-        let user = try await User.query(on: req.db)
-            .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased()))
-            .first()
-        let matches = try await req.core.passwordHasher.verify(password, against: user?.passwordHash)
-        guard let user, matches, user.isActive else {
-            throttle.recordFailure(username: username, ip: ip)
+        case .failed:
             req.core.metrics.counter("helppet_login_failures_total").increment()
             throw APIError.unauthorized("Incorrect username or password")
+        case .succeeded(let account):
+            user = account
         }
-        throttle.recordSuccess(username: username, ip: ip)
-        let token = try await req.core.tokens.issue(subject: user.id!.lowercased, now: req.core.clock.now())
+        let token = try await req.core.tokens.issue(
+            subject: user.id!.lowercased, version: user.tokenVersion, now: req.core.clock.now())
         return try JSONResponse.make(
             LoginResponse(access_token: token, token_type: "bearer", expires_in: TokenService.lifetimeSeconds))
     }

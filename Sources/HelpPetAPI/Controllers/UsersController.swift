@@ -80,6 +80,7 @@ struct UsersController: HelpPetRouteCollection {
         user.passwordHash = hash
         user.isActive = isActive
         user.credentialsChangedAt = now
+        user.tokenVersion = 0
         user.createdAt = now
         user.updatedAt = now
         do {
@@ -140,6 +141,8 @@ struct UsersController: HelpPetRouteCollection {
             throw APIError.conflict("You cannot deactivate or change the role of your own account")
         }
 
+        // A password, role or activation change voids the user's tokens (contract §2.1).
+        let voidsTokens = password != nil || newRole != user.role || (isActive == false && user.isActive)
         let now = req.now
         if let v = email.valueIfPresent { user.setIfChanged(\.email, v) }
         if let v = fullName.valueIfPresent { user.setIfChanged(\.fullName, v) }
@@ -153,10 +156,17 @@ struct UsersController: HelpPetRouteCollection {
         if user.hasChanges {
             user.updatedAt = now
             do {
-                try await user.update(on: req.db)
+                try await req.db.writeTransaction { db in
+                    try await user.update(on: db)
+                    // In the same transaction as the change itself, so no token minted before its commit survives.
+                    if voidsTokens {
+                        try await db.sql.raw("UPDATE users SET token_version = token_version + 1 WHERE id = \(bind: id)").run()
+                    }
+                }
             } catch where DatabaseFailure.isUniqueViolation(error) {
                 throw APIError.conflict("Email already registered")
             }
+            if voidsTokens { user.tokenVersion += 1 }
         }
         return try JSONResponse.make(UserResponse(user, petOwnerID: ownerID))
     }

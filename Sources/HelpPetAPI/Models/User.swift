@@ -13,6 +13,8 @@ final class User: Model, @unchecked Sendable {
     @Field(key: "password_hash") var passwordHash: String
     @Field(key: "is_active") var isActive: Bool
     @Field(key: "credentials_changed_at") var credentialsChangedAt: Date
+    /// Incremented with every password, role or activation change; tokens carry it as `ver` (contract §2.1).
+    @Field(key: "token_version") var tokenVersion: Int
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 

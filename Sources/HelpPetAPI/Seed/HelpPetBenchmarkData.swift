@@ -149,6 +149,7 @@ public enum HelpPetBenchmarkData {
             user.passwordHash = passwordHash
             user.isActive = true
             user.credentialsChangedAt = Date(timeIntervalSince1970: 0)
+            user.tokenVersion = 0
             user.createdAt = now
             user.updatedAt = now
             users.append(user)

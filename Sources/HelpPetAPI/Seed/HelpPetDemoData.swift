@@ -67,6 +67,7 @@ public enum HelpPetDemoData {
             user.practiceID = practice
             user.isActive = true
             user.credentialsChangedAt = Date(timeIntervalSince1970: 0)
+            user.tokenVersion = 0
             user.createdAt = now
             user.updatedAt = now
             try await createIfMissing(user, on: db)

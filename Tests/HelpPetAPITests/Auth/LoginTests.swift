@@ -84,7 +84,7 @@ import VaporTesting
         }
     }
 
-    @Test func tokenIsHS256WithSubIatAndEightHourExpiry() async throws {
+    @Test func tokenIsHS256WithSubIatVersionAndEightHourExpiry() async throws {
         try await withTestApp { app in
             let token = try await app.login(Demo.vet1)
             let parts = token.split(separator: ".", omittingEmptySubsequences: false)
@@ -93,7 +93,8 @@ import VaporTesting
             let payload = try JSONNode(data: try #require(base64URLDecode(String(parts[1]))))
             #expect(header["alg"].string == "HS256")
             #expect(header["typ"].string == "JWT")
-            #expect(payload.keys == ["sub", "iat", "exp"])
+            #expect(payload.keys == ["sub", "iat", "exp", "ver"])
+            #expect(payload["ver"].int == 0)
             #expect(payload["sub"].string == Demo.vet1.id.uuidString.lowercased())
             let iat = try #require(payload["iat"].int)
             #expect(payload["exp"].int == iat + 28_800)

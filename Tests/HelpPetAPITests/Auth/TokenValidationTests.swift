@@ -190,14 +190,18 @@ import VaporTesting
                 "/api/v1/users/\(Demo.vet2.id.uuidString.lowercased())", token: admin, json: ["is_active": false])
             #expect(deactivated.status == .ok, "\(deactivated)")
             Self.expect401(try await Self.me(app, authorization: "Bearer \(token)"), "Inactive user")
-            // Reactivation applies at once too: the user is reloaded on every request.
+            // Reactivation applies at once too, but the deactivation voided the old token (§2.1): a new login works.
             let reactivated = try await app.put(
                 "/api/v1/users/\(Demo.vet2.id.uuidString.lowercased())", token: admin, json: ["is_active": true])
             #expect(reactivated.status == .ok)
-            #expect(try await Self.me(app, authorization: "Bearer \(token)").status == .ok)
+            Self.expect401(try await Self.me(app, authorization: "Bearer \(token)"), Self.invalid)
+            let fresh = try await app.token(for: Demo.vet2)
+            #expect(try await Self.me(app, authorization: "Bearer \(fresh)").status == .ok)
         }
     }
 
+    /// §2.1: a role change increments the token version, so the old token is void at once and a new login carries
+    /// the new role.
     @Test func roleChangesApplyImmediately() async throws {
         try await withTestApp { app in
             let vetToken = try await app.token(for: Demo.vet2)
@@ -208,7 +212,8 @@ import VaporTesting
                 "/api/v1/users/\(Demo.vet2.id.uuidString.lowercased())", token: admin,
                 json: ["role": "ADMIN", "practice_id": nil])
             #expect(promoted.status == .ok, "\(promoted)")
-            let after = try await app.get("/api/v1/users", token: vetToken)
+            expectError(try await app.get("/api/v1/users", token: vetToken), .unauthorized, "Could not validate credentials")
+            let after = try await app.get("/api/v1/users", token: try await app.token(for: Demo.vet2))
             #expect(after.status == .ok, "\(after)")
         }
     }

@@ -1,5 +1,7 @@
 import AppCore
+import Fluent
 import Foundation
+import SQLKit
 import Testing
 import VaporTesting
 
@@ -105,9 +107,13 @@ extension Application {
     /// own token service, exactly as a login would.
     func token(for user: Demo.Login) async throws -> String { try await token(for: user.id) }
 
-    /// Issued at the server clock's now by default: tokens expire by that clock, which tests may move.
+    /// Issued at the server clock's now by default: tokens expire by that clock, which tests may move. Carries the
+    /// user's current token version (0 for an unknown user).
     func token(for userID: UUID, issuedAt: Date? = nil) async throws -> String {
-        try await core.tokens.issue(subject: userID.uuidString.lowercased(), now: issuedAt ?? core.clock.now())
+        let row = try await db.sql.raw("SELECT token_version FROM users WHERE id = \(bind: userID)").first()
+        let version = try row?.decode(column: "token_version", as: Int.self) ?? 0
+        return try await core.tokens.issue(
+            subject: userID.uuidString.lowercased(), version: version, now: issuedAt ?? core.clock.now())
     }
 }
 

@@ -7,20 +7,21 @@ enum TokenForgery {
         var sub: SubjectClaim
         var iat: IssuedAtClaim
         var exp: ExpirationClaim
+        var ver: Int
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
     /// An HMAC-signed token (`HS256`, `HS384` or `HS512` by `digest`) with the given claims and secret.
     static func hmac(
         subject: String, issuedAt: Date = Date(), expires: Date? = nil,
-        secret: String = TestEnvironment.jwtSecret, digest: DigestAlgorithm = .sha256
+        secret: String = TestEnvironment.jwtSecret, digest: DigestAlgorithm = .sha256, version: Int = 0
     ) async throws -> String {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: Array(secret.utf8)), digestAlgorithm: digest)
         let issued = Date(timeIntervalSince1970: issuedAt.timeIntervalSince1970.rounded(.down))
         let claims = Claims(
             sub: .init(value: subject), iat: .init(value: issued),
-            exp: .init(value: expires ?? issued.addingTimeInterval(28_800)))
+            exp: .init(value: expires ?? issued.addingTimeInterval(28_800)), ver: version)
         return try await keys.sign(claims, header: ["typ": "JWT"])
     }
 
@@ -28,7 +29,7 @@ enum TokenForgery {
     static func unsigned(subject: String, issuedAt: Date = Date()) -> String {
         let iat = Int(issuedAt.timeIntervalSince1970)
         let header = base64URL(#"{"alg":"none","typ":"JWT"}"#)
-        let payload = base64URL(#"{"sub":"\#(subject)","iat":\#(iat),"exp":\#(iat + 28_800)}"#)
+        let payload = base64URL(#"{"sub":"\#(subject)","iat":\#(iat),"exp":\#(iat + 28_800),"ver":0}"#)
         return header + "." + payload + "."
     }
 
@@ -36,7 +37,7 @@ enum TokenForgery {
     static func withPayload(_ token: String, subject: String) -> String {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         let iat = Int(Date().timeIntervalSince1970)
-        let payload = base64URL(#"{"sub":"\#(subject)","iat":\#(iat),"exp":\#(iat + 28_800)}"#)
+        let payload = base64URL(#"{"sub":"\#(subject)","iat":\#(iat),"exp":\#(iat + 28_800),"ver":0}"#)
         return "\(parts[0]).\(payload).\(parts[2])"
     }
 
@@ -44,5 +45,24 @@ enum TokenForgery {
         Data(text.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+extension TokenForgery {
+    struct UnversionedClaims: JWTPayload {
+        var sub: SubjectClaim
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    /// A correctly signed HS256 token as minted before token versions existed (no `ver` claim).
+    static func unversioned(subject: String, secret: String = TestEnvironment.jwtSecret) async throws -> String {
+        let keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: Array(secret.utf8)), digestAlgorithm: .sha256)
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let claims = UnversionedClaims(
+            sub: .init(value: subject), iat: .init(value: now), exp: .init(value: now.addingTimeInterval(28_800)))
+        return try await keys.sign(claims, header: ["typ": "JWT"])
     }
 }

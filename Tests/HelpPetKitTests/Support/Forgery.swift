@@ -5,12 +5,12 @@ import HelpPetKit
 /// Hand-made credentials signed with the test server's known secrets: expired tokens and expired upload forms,
 /// which the real clock would only produce after hours.
 enum Forgery {
-    /// An HS256 JWT for `subject` with the given issue and expiry times.
+    /// An HS256 JWT for `subject` with the given issue and expiry times, at token version 0 (a demo user's).
     static func token(subject: String, issuedAt: Date, expires: Date, secret: String = TestServer.jwtSecret) -> String {
         let header = base64URL(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
         let payload = base64URL(
             Data(
-                #"{"sub":"\#(subject)","iat":\#(Int(issuedAt.timeIntervalSince1970)),"exp":\#(Int(expires.timeIntervalSince1970))}"#
+                #"{"sub":"\#(subject)","iat":\#(Int(issuedAt.timeIntervalSince1970)),"exp":\#(Int(expires.timeIntervalSince1970)),"ver":0}"#
                     .utf8))
         let signingInput = header + "." + payload
         let mac = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: SymmetricKey(data: Data(secret.utf8)))

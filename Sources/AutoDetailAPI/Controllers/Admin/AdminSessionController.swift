@@ -11,7 +11,8 @@ struct AdminSessionController {
     let limits: RateLimits
 
     func boot(public api: any RoutesBuilder, admin: any RoutesBuilder) {
-        api.grouped(RateLimitMiddleware(limiter: limits.loginPerIP)).jsonRoute(.POST, "admin", "login", use: login)
+        api.grouped(RateLimitMiddleware(rule: RateLimits.loginPerIP, ledger: limits.ledger))
+            .jsonRoute(.POST, "admin", "login", use: login)
         admin.on(.POST, "logout", use: logout)
         admin.jsonRoute(.POST, "password", use: changePassword)
     }
@@ -26,31 +27,34 @@ struct AdminSessionController {
         let password = try body.password("password", max: 128)!
 
         let ip = req.core.clientAddress.ip(of: req)
-        let now = req.core.clock.now()
-        let pairKey = username + "\u{1}" + ip
-        if let wait = limits.loginFailuresPerUserAndIP.retryAfter(pairKey, now: now)
-            ?? limits.loginFailuresPerUser.retryAfter(username, now: now)
-        {
-            req.countedRateLimit?.forget()
-            throw APIError.tooManyRequests(wait)
+        // The token version read before the password check goes into the session: a password change committing
+        // while bcrypt runs increments it, so this session is void from the start.
+        let outcome = try await limits.adminLogin.attempt(username: username, ip: ip, on: req.db) {
+            () -> AdminUserRecord? in
+            let user = try await AdminUserRecord.query(on: req.db).filter(\.$username == username).first()
+            let matches = try await req.core.passwordHasher.verify(password, against: user?.passwordHash)
+            return matches ? user : nil
         }
-        let user = try await AdminUserRecord.query(on: req.db).filter(\.$username == username).first()
-        let matches = try await req.core.passwordHasher.verify(password, against: user?.passwordHash)
-        guard let user, matches else {
-            limits.loginFailuresPerUserAndIP.record(pairKey, now: now)
-            limits.loginFailuresPerUser.record(username, now: now)
+        let user: AdminUserRecord
+        switch outcome {
+        case .refused(let wait):
+            try await req.countedRateLimit?.forget(on: req)
+            throw APIError.tooManyRequests(wait)
+        case .failed:
             req.core.metrics.counter("autodetail_admin_login_failures_total").increment()
             throw APIError(.unauthorized, "Invalid username or password")
+        case .succeeded(let account):
+            user = account
         }
-        limits.loginFailuresPerUserAndIP.clear(pairKey)
 
         let token = Secrets.newAdminToken()
         let issued = req.now
         let expiresAt = issued.addingTimeInterval(TimeInterval(Self.tokenLifetime))
         try await req.db.writeTransaction { db in
             try await db.sql.raw("""
-                INSERT INTO ad_admin_sessions (id, admin_user_id, token_hash, created_at, expires_at)
-                VALUES (\(bind: UUID()), \(bind: user.id!), \(bind: Secrets.hash(token)), \(bind: issued), \(bind: expiresAt))
+                INSERT INTO ad_admin_sessions (id, admin_user_id, token_hash, created_at, expires_at, token_version)
+                VALUES (\(bind: UUID()), \(bind: user.id!), \(bind: Secrets.hash(token)), \(bind: issued), \(bind: expiresAt),
+                    \(bind: user.tokenVersion))
                 """).run()
             try await db.sql.raw("UPDATE ad_admin_users SET last_login_at = \(bind: issued) WHERE id = \(bind: user.id!)").run()
         }
@@ -65,7 +69,8 @@ struct AdminSessionController {
         return Response(status: .noContent)
     }
 
-    /// New password 12–128 characters and different from the current one; every other session is revoked.
+    /// New password 12–128 characters and different from the current one; every other session is revoked, and the
+    /// token version moves on, which also voids a session that a concurrent login is minting right now.
     @Sendable func changePassword(req: Request) async throws -> Response {
         let caller = try req.adminCaller
         let body = try req.autodetailBody()
@@ -86,8 +91,14 @@ struct AdminSessionController {
         let now = req.now
         try await req.db.writeTransaction { db in
             try await db.sql.raw("""
-                UPDATE ad_admin_users SET password_hash = \(bind: hash), password_changed_at = \(bind: now)
+                UPDATE ad_admin_users SET password_hash = \(bind: hash), password_changed_at = \(bind: now),
+                    token_version = token_version + 1
                 WHERE id = \(bind: caller.userID)
+                """).run()
+            try await db.sql.raw("""
+                UPDATE ad_admin_sessions
+                SET token_version = (SELECT token_version FROM ad_admin_users WHERE id = \(bind: caller.userID))
+                WHERE id = \(bind: caller.sessionID)
                 """).run()
             try await db.sql.raw("""
                 UPDATE ad_admin_sessions SET revoked_at = \(bind: now)
