@@ -16,7 +16,9 @@ extension AudioUploadController {
             .valueIfPresent
         let duration = try fields.optionalPositiveNumber("duration_seconds", max: 14_400).valueIfPresent
         let device = try fields.optionalBoundedObject("device_metadata", maxBytes: 16_384, nullable: true)
-        let visit = try await Visibility.visit(id, for: caller, allowCreator: true, on: req.db)
+        // Scoped by the caller's current practice like every read: the answer is the whole visit, so a member
+        // who moved to another practice gets 404 here too (the reconciler still completes what they uploaded).
+        let visit = try await Visibility.visit(id, for: caller, on: req.db)
         guard visit.source == VisitSource.recording.rawValue, let key = visit.storageKey else {
             throw APIError.conflict("This visit has no audio upload to complete")
         }
