@@ -10,7 +10,7 @@ public enum AutoDetailModule {
     public static let migrations: [any Migration] = [
         M0201_CreateServices(), M0202_CreateStudioSettings(), M0203_CreateAPIKeys(), M0204_CreateInstallProfiles(),
         M0205_CreateMessages(), M0206_CreateAppointments(), M0207_CreatePhotosAndUploads(), M0208_CreateAdminUsers(),
-        M0209_CreateIdempotencyRecords(), M0210_AddAdminTokenVersion(),
+        M0209_CreateIdempotencyRecords(), M0210_AddAdminTokenVersion(), M0211_CreateObjectPurges(),
     ]
 
     public static func configure(_ app: Application) throws {
@@ -22,6 +22,9 @@ public enum AutoDetailModule {
         app.photoStorage = PhotoStorage(
             store: app.objectStore, bucket: config.storage.autodetailBucket, publicBaseURL: config.publicBaseURL,
             clientAddress: app.core.clientAddress)
+        // The embedded store asks AutoDetail whether a PUT to its bucket is still expected (issue 12, item 9).
+        (app.objectStore as? LocalObjectStore)?.uploadAdmissions.register(
+            PhotoUploadAdmission(), forBucket: config.storage.autodetailBucket)
         let usage = KeyUsageRecorder()
         app.autodetailKeyUsage = usage
         app.lifecycle.use(KeyUsageFlushing(recorder: usage))

@@ -12,7 +12,7 @@ public enum HelpPetModule {
     public static let migrations: [any Migration] = [
         M0101_CreatePractices(), M0102_CreateUsers(), M0103_CreatePetOwners(), M0104_CreatePets(),
         M0105_CreateAppointments(), M0106_CreateMedicalRecords(), M0107_CreateVisits(),
-        M0108_CreateTranscriptionJobs(), M0109_AddUserTokenVersion(),
+        M0108_CreateTranscriptionJobs(), M0109_AddUserTokenVersion(), M0111_CreateUploadIntents(),
     ]
 
     public static func configure(_ app: Application) throws {
@@ -23,6 +23,9 @@ public enum HelpPetModule {
         app.recordingStorage = RecordingStorage(
             store: app.objectStore, bucket: config.storage.helppetBucket, publicBaseURL: config.publicBaseURL,
             clientAddress: app.core.clientAddress)
+        // The embedded store asks HelpPet whether an upload to its bucket is still expected (item 9 of issue 12).
+        (app.objectStore as? LocalObjectStore)?.uploadAdmissions.register(
+            UploadIntentAdmission(), forBucket: config.storage.helppetBucket)
 
         let api = app.grouped("api", "v1")
         api.get("health", use: HealthController.liveness)

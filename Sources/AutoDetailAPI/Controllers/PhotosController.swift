@@ -196,10 +196,15 @@ struct PhotosController {
         let key: String = try await req.db.writeTransaction { db in
             let rows = try await db.sql.raw("""
                 DELETE FROM ad_photos WHERE id = \(bind: photoID) AND appointment_id = \(bind: appointmentID)
-                RETURNING object_key
+                RETURNING object_key, upload_url_expires_at
                 """).all()
             guard let row = rows.first else { throw photoNotFound }
+            // Without its upload row the embedded store refuses the photo's URL; on S3 the key is removed once more
+            // after that URL has expired.
             try await db.sql.raw("DELETE FROM ad_uploads WHERE photo_id = \(bind: photoID)").run()
+            try await ObjectPurges.schedule(
+                key: try row.decode(column: "object_key", as: String.self),
+                urlExpiresAt: try row.decode(column: "upload_url_expires_at", as: Date.self), now: now, on: db)
             try await db.sql.raw(
                 "UPDATE ad_appointments SET updated_at = \(bind: now) WHERE id = \(bind: appointmentID)").run()
             return try row.decode(column: "object_key", as: String.self)

@@ -4,8 +4,8 @@ import Foundation
 import SQLKit
 import Vapor
 
-/// Removes uploads that were never linked, 24 hours after presign, with their objects (contract §3.4), and expired
-/// idempotency records (§3.8). The row is deleted first (only if still unlinked), then the object, outside any
+/// Removes uploads that were never linked, 24 hours after presign, with their objects (contract §3.4), the objects
+/// of deleted photos once their upload URL has expired (ObjectPurges), and expired idempotency records (§3.8). The row is deleted first (only if still unlinked), then the object, outside any
 /// transaction: a link racing with the cleanup either wins (the row is kept) or finds the ref gone.
 enum UploadCleanup {
     static let interval: Duration = .seconds(3600)
@@ -28,6 +28,8 @@ enum UploadCleanup {
                 app.logger.warning("unlinked upload's object could not be removed", metadata: ["upload": .string(id.lowercased)])
             }
         }
+        // Deleted photos: whatever their still-valid upload URL re-created (S3 cannot refuse it) goes as well.
+        try await ObjectPurges.runDue(app, now: now)
         try await IdempotencyRecords.purge(olderThan: cutoff, on: app.db)
     }
 }

@@ -16,22 +16,24 @@ extension AudioUploadController {
             .valueIfPresent
         let duration = try fields.optionalPositiveNumber("duration_seconds", max: 14_400).valueIfPresent
         let device = try fields.optionalBoundedObject("device_metadata", maxBytes: 16_384, nullable: true)
-        let visit = try await Visibility.visit(id, for: caller, allowCreator: true, on: req.db)
-        guard visit.source == VisitSource.recording.rawValue, let key = visit.storageKey else {
+        // Scoped by the caller's current practice like every read: the answer is the whole visit, so a member
+        // who moved to another practice gets 404 here too (the reconciler still completes what they uploaded).
+        let visit = try await Visibility.visit(id, for: caller, on: req.db)
+        guard visit.source == VisitSource.recording.rawValue, visit.storageKey != nil else {
             throw APIError.conflict("This visit has no audio upload to complete")
         }
         guard visit.state == .new else {
             return try JSONResponse.make(VisitTranscriptsController.response(visit, caller: caller, req: req))
         }
-        guard let object = try await req.recordingStorage.head(key) else {
-            throw APIError.conflict("Audio file has not been uploaded yet")
-        }
-        try await RecordingCompletion.complete(
-            visitID: id, key: key, object: object, source: .client,
+        // The object may be under any key issued for this slot, not only the latest one.
+        let landed = try await SlotLanding.find(visitID: id, storage: req.recordingStorage, on: req.db)
+        try await RecordingCompletion.settle(
+            visitID: id, landed: landed, source: .client,
             details: CompletionDetails(clientFileSize: clientSize, durationSeconds: duration, deviceMetadata: device),
-            now: req.now, on: req.db, metrics: req.core.metrics)
+            actor: caller.id, now: req.now, on: req.db, metrics: req.core.metrics)
         // Whoever won a concurrent completion, the answer is the visit as it is now.
         guard let current = try await Visit.find(id, on: req.db) else { throw APIError.notFound("Visit not found") }
+        guard current.state != .new else { throw APIError.conflict("Audio file has not been uploaded yet") }
         return try JSONResponse.make(VisitTranscriptsController.response(current, caller: caller, req: req))
     }
 

@@ -20,11 +20,13 @@ extension AudioUploadController {
                 if RecordingConflict.hasLiveLegacyReservation(visit, now: context.now) {
                     throw RecordingConflict.uploadInProgress(visit)
                 }
-                if let key = visit.storageKey, let object = try await storage.head(key) {
-                    // The upload already landed: never discard it; complete it and answer as for a recording.
-                    try await RecordingCompletion.complete(
-                        visitID: visit.id!, key: key, object: object, source: .reinitiate, details: .none,
-                        now: context.now, on: req.db, metrics: req.core.metrics)
+                let landed = try await SlotLanding.find(visitID: visit.id!, storage: storage, on: req.db)
+                if !landed.isEmpty {
+                    // An upload already landed (under any key issued for this slot): never discard it; complete
+                    // with it and answer as for a recording.
+                    try await RecordingCompletion.settle(
+                        visitID: visit.id!, landed: landed, source: .reinitiate, details: .none,
+                        actor: context.caller.id, now: context.now, on: req.db, metrics: req.core.metrics)
                     continue
                 }
                 if let reissued = try await reissue(visit, context, req: req) { return reissued }
@@ -94,7 +96,7 @@ extension AudioUploadController {
 
         let inserted: Bool
         do {
-            inserted = try await req.db.writeTransaction { db in
+            inserted = try await req.db.writeTransaction { db -> Bool in
                 if db.engine == .postgres, let appointmentID {
                     // Serializes with a concurrent replacement of the appointment's pets (§4.5).
                     _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: appointmentID) FOR SHARE").all()
@@ -109,7 +111,9 @@ extension AudioUploadController {
                         \(bind: now), \(bind: now))
                     ON CONFLICT DO NOTHING RETURNING id
                     """).all()
-                return !rows.isEmpty
+                guard !rows.isEmpty else { return false }
+                try await recordIntent(visitID: visitID, key: key, attempt: 1, context, on: db)
+                return true
             }
         } catch where DatabaseFailure.isConstraintViolation(error) && !DatabaseFailure.isUniqueViolation(error) {
             // The pet left the appointment between the check and the insert (C11).
@@ -148,9 +152,22 @@ extension AudioUploadController {
                     metadata = \(try patch.sqlValue(current: current.metadata, on: db)), updated_at = \(bind: now)
                 WHERE id = \(bind: visit.id!)
                 """).run()
+            // A key with another extension is a new intent; the earlier key's URL stays valid and is still
+            // looked under (docs/recording-safety.md).
+            try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, context, on: db)
             return true
         }
         return updated ? response(visitID: visit.id!, key: key, presigned: presigned, bucket: storage.bucket) : nil
+    }
+
+    /// Records the key this initiate hands out (an `upload_intents` row), in the transaction that writes the visit.
+    static func recordIntent(
+        visitID: UUID, key: String, attempt: Int, _ context: InitiateContext, on db: any Database
+    ) async throws {
+        try await UploadIntents.record(
+            visitID: visitID, key: key, attempt: attempt, contentType: context.request.contentType.value,
+            filename: context.request.filename, method: "presigned_post", issuedAt: context.now,
+            lifetime: TimeInterval(RecordingStorage.uploadURLLifetime), on: db)
     }
 
     /// Top-level keys of a recording that move into its `previous_recordings` entry when it is replaced.
@@ -208,6 +225,9 @@ extension AudioUploadController {
                     metadata = \(try patch.sqlValue(current: current.metadata, on: db)), updated_at = \(bind: now)
                 WHERE id = \(bind: visit.id!)
                 """).run()
+            // Earlier keys can no longer become the current recording; objects landing there are still kept.
+            try await UploadIntents.supersedeUnsettled(visitID: visit.id!, now: now, on: db)
+            try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, context, on: db)
             // A queued job of the replaced recording would only produce a stale result (§5.1).
             if let oldKey = current.storageKey {
                 try await db.sql.raw("""

@@ -71,14 +71,14 @@ struct LegacyAudioUploadController: HelpPetRouteCollection {
             req.logger.error("legacy upload could not be stored: \(String(reflecting: error))")
             throw APIError(.internalServerError, "Internal server error", extraFields: ["request_id": .string(req.requestID)])
         }
-        // If a client's complete or the reconciler got there first at this key, the upload still counts.
-        try await RecordingCompletion.complete(
-            visitID: reservation.visitID, key: reservation.key, object: object, source: .multipart,
-            details: CompletionDetails(extraMetadata: [
-                "content_type": .string(upload.contentType.value), "filename": .string(upload.filename),
-                "upload_method": .string("multipart"),
-            ]),
-            now: req.now, on: req.db, metrics: req.core.metrics)
+        // If a client's complete or the reconciler got there first at this key, the upload still counts. The
+        // reservation's intent carries this upload's type, file name and method into the visit.
+        if let intent = try await UploadIntents.find(key: reservation.key, on: req.db) {
+            try await RecordingCompletion.settle(
+                visitID: reservation.visitID, landed: [SlotLanding.Landed(intent: intent, object: object)],
+                source: .multipart, details: .none, actor: caller.id, now: req.now, on: req.db,
+                metrics: req.core.metrics)
+        }
         return try JSONResponse.make(
             UploadResponse(
                 message: "File uploaded successfully", file_url: storage.objectURL(key: reservation.key, for: req),

@@ -20,14 +20,17 @@ struct VisitRecordingAdminController: HelpPetRouteCollection {
         let visit = try await Visibility.visit(id, for: caller, on: req.db)
         let noAudio = APIError.conflict("This visit has no audio to transcribe")
         guard visit.source == VisitSource.recording.rawValue, let key = visit.storageKey else { throw noAudio }
-        guard let object = try await req.recordingStorage.head(key) else { throw noAudio }
         let now = req.now
 
         if visit.state == .new {
-            try await RecordingCompletion.complete(
-                visitID: id, key: key, object: object, source: .client, details: .none, now: now, on: req.db,
-                metrics: req.core.metrics)
+            // Completed exactly like `complete`, which looks under every key issued for the slot.
+            let landed = try await SlotLanding.find(visitID: id, storage: req.recordingStorage, on: req.db)
+            try await RecordingCompletion.settle(
+                visitID: id, landed: landed, source: .client, details: .none, actor: caller.id, now: now,
+                on: req.db, metrics: req.core.metrics)
+            guard let current = try await Visit.find(id, on: req.db), current.state != .new else { throw noAudio }
         } else {
+            guard try await req.recordingStorage.head(key) != nil else { throw noAudio }
             try await req.db.writeTransaction { db in
                 guard let current = try await VisitRows.locked(id, on: db), current.state != .new,
                     current.storageKey == key,
@@ -59,12 +62,17 @@ struct VisitRecordingAdminController: HelpPetRouteCollection {
         try caller.requireAdmin()
         let id = try req.pathID("visit_id", .visit)
         guard let visit = try await Visit.find(id, on: req.db) else { throw APIError.notFound("Visit not found") }
+        // Every key ever issued for it, not only the ones that became recordings.
+        var keys = try await UploadIntents.allKeys(visitID: id, on: req.db)
+        // The delete leaves its upload intents dead (visit_id NULL): the embedded store refuses their URLs from
+        // now on, and the reconciler removes whatever still lands under them on S3 (docs/recording-safety.md).
         try await visit.delete(on: req.db)
 
-        var keys = [visit.storageKey].compactMap { $0 }
+        keys += [visit.storageKey].compactMap { $0 }
         if case .array(let previous)? = visit.metadata["previous_recordings"] {
             for case .object(let entry) in previous { if case .string(let key)? = entry["s3_key"] { keys.append(key) } }
         }
+        keys = Array(Set(keys)).sorted()
         let storage = req.recordingStorage
         let logger = req.logger
         Task {

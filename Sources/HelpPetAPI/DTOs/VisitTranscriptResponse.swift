@@ -19,7 +19,8 @@ struct VisitTranscriptResponse: Encodable, Sendable {
 
     /// - Parameters:
     ///   - objectURL: the URL of a recording's stored object, built from its key for this response.
-    ///   - hideDraftSummary: PET_OWNER callers never see a draft summary.
+    ///   - hideDraftSummary: PET_OWNER callers never see a draft summary, neither the visit's nor a previous
+    ///     recording's (DraftSummaries).
     init(_ v: Visit, objectURL: String?, hideDraftSummary: Bool) {
         uuid = v.id!.lowercased
         pet_id = v.petID.lowercased
@@ -28,9 +29,8 @@ struct VisitTranscriptResponse: Encodable, Sendable {
         visit_date = Int64(v.visitDate.timeIntervalSince1970.rounded(.down))
         full_text = v.fullText
         audio_transcript_url = v.source == VisitSource.manual.rawValue ? v.audioTranscriptURL : objectURL
-        metadata = v.metadata
-        let isDraft = v.metadata["summary_status"] == .string("draft")
-        summary = hideDraftSummary && isDraft ? nil : v.summary
+        metadata = hideDraftSummary ? DraftSummaries.hidden(in: v.metadata) : v.metadata
+        summary = hideDraftSummary && DraftSummaries.isDraft(v.metadata) ? nil : v.summary
         state = v.stateValue
         created_at = v.createdAt
         updated_at = v.updatedAt

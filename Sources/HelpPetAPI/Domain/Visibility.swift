@@ -72,16 +72,16 @@ enum Visibility {
         return record
     }
 
-    /// `allowCreator`: a member may complete a visit they initiated even outside their practice (contract §2.5).
-    static func visit(_ id: UUID, for caller: Caller, allowCreator: Bool = false, on db: any Database) async throws -> Visit {
+    /// Members see the visits of their current practice only (the caller is reloaded on every request). There is
+    /// no exception for a visit's creator: a member can only create visits in their own practice, so the
+    /// exception only ever let a member who moved away keep reading a former practice's visit (issue 12, item 6).
+    static func visit(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Visit {
         let notFound = APIError.notFound("Visit not found")
         guard let visit = try await Visit.find(id, on: db) else { throw notFound }
         switch caller.role {
         case .admin: break
         case .vet, .vetStaff:
-            guard visit.practiceID == caller.practiceID || (allowCreator && visit.createdBy == caller.id) else {
-                throw notFound
-            }
+            guard visit.practiceID == caller.practiceID else { throw notFound }
         case .petOwner:
             guard let pet = try await Pet.find(visit.petID, on: db), pet.ownerID == caller.petOwnerID else {
                 throw notFound

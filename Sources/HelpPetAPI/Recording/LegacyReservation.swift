@@ -36,11 +36,14 @@ struct LegacyReservation: Sendable {
             if RecordingConflict.hasLiveLegacyReservation(visit, now: now) {
                 throw RecordingConflict.uploadInProgress(visit)
             }
-            if let key = visit.storageKey, let object = try await storage.head(key) {
-                try await RecordingCompletion.complete(
-                    visitID: visit.id!, key: key, object: object, source: .reinitiate, details: .none, now: now,
-                    on: req.db, metrics: req.core.metrics)
-                throw RecordingConflict.exists(visit)
+            let landed = try await SlotLanding.find(visitID: visit.id!, storage: storage, on: req.db)
+            if !landed.isEmpty {
+                // A presigned upload of this slot already landed: completed with it, this upload is a duplicate
+                // (409 on the next pass, from the re-read row).
+                try await RecordingCompletion.settle(
+                    visitID: visit.id!, landed: landed, source: .reinitiate, details: .none, actor: caller.id,
+                    now: now, on: req.db, metrics: req.core.metrics)
+                continue
             }
             if let taken = try await takeOver(visit, upload: upload, caller: caller, now: now, req: req) { return taken }
         }
@@ -82,7 +85,9 @@ struct LegacyReservation: Sendable {
                     \(bind: now))
                 ON CONFLICT DO NOTHING RETURNING id
                 """).all()
-            return !rows.isEmpty
+            guard !rows.isEmpty else { return false }
+            try await recordIntent(visitID: visitID, key: key, attempt: 1, upload: upload, now: now, on: db)
+            return true
         }
         return inserted ? LegacyReservation(visitID: visitID, key: key, inserted: true, reservedAt: now) : nil
     }
@@ -122,9 +127,22 @@ struct LegacyReservation: Sendable {
                     metadata = \(try patch.sqlValue(current: current.metadata, on: db)), updated_at = \(bind: now)
                 WHERE id = \(bind: visit.id!)
                 """).run()
+            try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, upload: upload, now: now, on: db)
             return true
         }
         return taken ? LegacyReservation(visitID: visit.id!, key: key, inserted: false, reservedAt: now) : nil
+    }
+
+    /// The key this upload will be stored under, as an upload intent (written by the server itself while the
+    /// reservation lives), in the transaction that reserves the slot.
+    static func recordIntent(
+        visitID: UUID, key: String, attempt: Int, upload: LegacyAudioUploadController.Upload, now: Date,
+        on db: any Database
+    ) async throws {
+        try await UploadIntents.record(
+            visitID: visitID, key: key, attempt: attempt, contentType: upload.contentType.value,
+            filename: upload.filename, method: "multipart", issuedAt: now, lifetime: UploadIntents.legacyLifetime,
+            on: db)
     }
 
     /// Storing failed: an inserted row goes away; a taken-over visit stays `new` with its reservation released,

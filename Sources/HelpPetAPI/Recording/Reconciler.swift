@@ -30,9 +30,12 @@ struct Reconciler: Sendable {
         else { return false }
         metrics.counter("helppet_reconciler_runs_total").increment()
         do {
-            for visit in try await candidates(now: now, on: db) {
-                try await reconcile(visit, now: now, on: db, logger: logger)
+            var budget = Self.maxStorageChecksPerRun
+            for visit in try await candidates(now: now, on: db) where budget > 0 {
+                try await reconcile(visit, budget: &budget, now: now, on: db, logger: logger)
             }
+            try await settleExpiredIntents(budget: &budget, now: now, on: db, logger: logger)
+            try await purgeDeadIntents(budget: &budget, now: now, on: db, logger: logger)
             try await requeueOrphanedJobs(now: now, on: db)
             try await publishJobGauges(on: db)
         } catch {
@@ -57,22 +60,32 @@ struct Reconciler: Sendable {
             ORDER BY reconcile_after IS NOT NULL, reconcile_after, id
             LIMIT \(literal: Self.maxStorageChecksPerRun)
             """).all()
-        return try rows.map { try $0.decode(model: Visit.self) }
+        return try rows.map { try $0.decode(fluentModel: Visit.self) }
     }
 
-    func reconcile(_ visit: Visit, now: Date, on db: any Database, logger: Logger) async throws {
+    /// One `new` visit: completed when an object landed under any key issued for it (not only the latest one);
+    /// otherwise deleted when it is pending and nothing can arrive any more, else checked again later.
+    func reconcile(_ visit: Visit, budget: inout Int, now: Date, on db: any Database, logger: Logger) async throws {
         guard let key = visit.storageKey else { return }
-        if let object = try await storage.head(key) {
-            let completed = try await RecordingCompletion.complete(
-                visitID: visit.id!, key: key, object: object, source: .reconciler, details: .none, now: now, on: db,
+        let intents = try await UploadIntents.unsettled(visitID: visit.id!, on: db)
+        // Not enough HEAD requests left in this run for all its keys: the visit waits for the next run.
+        guard intents.count <= budget else { budget = 0; return }
+        budget -= intents.count
+        let landed = try await SlotLanding.heads(intents, storage: storage)
+        if !landed.isEmpty {
+            let completed = try await RecordingCompletion.settle(
+                visitID: visit.id!, landed: landed, source: .reconciler, details: .none, actor: nil, now: now, on: db,
                 metrics: metrics)
             if completed { logger.notice("reconciler completed an uploaded recording", metadata: ["visit": .string(visit.id!.lowercased)]) }
-            return
+            if completed || landed.contains(where: { $0.intent.status == .open }) { return }
         }
         let since = visit.uploadMethod == "multipart" ? (visit.reservedAt ?? visit.uploadURLIssuedAt) : visit.uploadURLIssuedAt
         let age = since.map { now.timeIntervalSince($0) } ?? Self.pendingLifetime
         let expired = visit.uploadMethod == "multipart" || age > Self.pendingLifetime
-        if visit.isPending && expired {
+        // An older URL of the slot (a legacy upload moves to the next attempt while one is live) may still bring
+        // the recording: the visit stays until every URL it handed out has expired.
+        let urlUsable = try await UploadIntents.hasUsableURL(visitID: visit.id!, now: now, on: db)
+        if visit.isPending && expired && !urlUsable {
             // Nothing was recorded and the upload URL (or the legacy request) is long gone.
             try await db.sql.raw("""
                 DELETE FROM visits WHERE id = \(bind: visit.id!) AND state = 'new' AND storage_key = \(bind: key)

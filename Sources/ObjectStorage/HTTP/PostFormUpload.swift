@@ -24,6 +24,8 @@ final class PostFormUpload {
 
     private let store: LocalObjectStore
     private let bucket: LocalBucket
+    /// The bucket's `UploadAdmission` for a key: nil to go ahead, else the refusal.
+    private let admission: @Sendable (String) async -> StorageError?
     private var scanner: MultipartScanner
     private var fields = PostFormFields()
     private var part = Part.none
@@ -31,9 +33,13 @@ final class PostFormUpload {
     private var failure: StorageError?
     private var success: Success?
 
-    init(store: LocalObjectStore, bucket: LocalBucket, boundary: String) {
+    init(
+        store: LocalObjectStore, bucket: LocalBucket, boundary: String,
+        admission: @escaping @Sendable (String) async -> StorageError?
+    ) {
         self.store = store
         self.bucket = bucket
+        self.admission = admission
         self.scanner = MultipartScanner(boundary: boundary)
     }
 
@@ -111,6 +117,7 @@ final class PostFormUpload {
                 return await fail(.invalidArgument("The object key is not allowed."))
             }
             if try await store.objectExists(bucket: bucket.name, key: grant.key) { return await fail(.objectExists) }
+            if let refusal = await admission(grant.key) { return await fail(refusal) }
             let upload = try await store.beginUpload()
             let maxBytes = min(grant.contentLength?.upperBound ?? bucket.maxObjectBytes, bucket.maxObjectBytes)
             part = .file(upload: upload, grant: grant, maxBytes: maxBytes)
@@ -162,6 +169,11 @@ final class PostFormUpload {
                 if let range = grant.contentLength, size < range.lowerBound {
                     await upload.writer.discard()
                     return await fail(.fileTooSmall)
+                }
+                // Asked again now that the file is here: the record may have been deleted while it streamed in.
+                if let refusal = await admission(grant.key) {
+                    await upload.writer.discard()
+                    return await fail(refusal)
                 }
                 let info = try await store.publish(
                     upload, bucket: bucket.name, key: grant.key,

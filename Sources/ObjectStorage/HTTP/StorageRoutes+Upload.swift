@@ -18,6 +18,9 @@ extension StorageRoutes {
         let upload: PendingUpload
         do {
             if try await store.objectExists(bucket: bucket.name, key: key) { return errorResponse(.objectExists, request) }
+            if let refusal = await admissionRefusal(bucket: bucket.name, key: key, request) {
+                return errorResponse(refusal, request)
+            }
             upload = try await store.beginUpload()
         } catch {
             return errorResponse(PostFormUpload.storageError(error, store: store), request)
@@ -37,6 +40,11 @@ extension StorageRoutes {
             guard !tooLong, size == declared else {
                 await upload.writer.discard()
                 return errorResponse(.incompleteBody, request)
+            }
+            // Asked again now that the body is here: the record may have been deleted while it streamed in.
+            if let refusal = await admissionRefusal(bucket: bucket.name, key: key, request) {
+                await upload.writer.discard()
+                return errorResponse(refusal, request)
             }
             let contentType = request.headers.first(name: .contentType) ?? "binary/octet-stream"
             let info = try await store.publish(
@@ -74,7 +82,12 @@ extension StorageRoutes {
         guard let boundary = MultipartScanner.boundary(contentType: request.headers.contentType) else {
             return errorResponse(.invalidArgument("Bucket POST must be of the enclosure-type multipart/form-data"), request)
         }
-        switch await PostFormUpload(store: store, bucket: bucket, boundary: boundary).receive(request.body) {
+        let admission: @Sendable (String) async -> StorageError? = { [self] key in
+            await admissionRefusal(bucket: bucket.name, key: key, request)
+        }
+        switch await PostFormUpload(store: store, bucket: bucket, boundary: boundary, admission: admission)
+            .receive(request.body)
+        {
         case let .failure(error):
             return errorResponse(error, request)
         case let .success(stored):
@@ -84,5 +97,10 @@ extension StorageRoutes {
                 bucket: bucket.name, key: stored.key, requestBaseURL: requestBaseURL(request)))
             return Response(status: .noContent, headers: headers)
         }
+    }
+
+    /// The bucket's `UploadAdmission` verdict for `key` (nil: go ahead).
+    func admissionRefusal(bucket: String, key: String, _ request: Request) async -> StorageError? {
+        await store.uploadAdmissions.refusal(bucket: bucket, key: key, request: request, logger: store.logger)
     }
 }

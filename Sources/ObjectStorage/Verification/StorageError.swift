@@ -25,6 +25,9 @@ extension StorageError {
     public static let policyExpired = accessDenied("Invalid according to Policy: Policy expired.")
     /// Write-once: the key already holds an object.
     public static let objectExists = accessDenied("Access Denied. An object already exists at this key and objects are write-once.")
+    /// The product that issued the URL no longer expects an upload to this key (its record was deleted or the
+    /// upload intent has ended; see `UploadAdmission`).
+    public static let noUploadExpected = accessDenied("Access Denied. No upload is expected for this key.")
 
     public static func policyViolation(_ detail: String) -> StorageError {
         accessDenied("Invalid according to Policy: \(detail)")

@@ -134,8 +134,8 @@ import VaporTesting
         }
     }
 
-    /// 404 for a caller who is not ADMIN, not a member of the visit's practice and not its creator; the creator
-    /// may complete even after leaving the practice (§2.5: "or the caller is its created_by (complete only)").
+    /// 404 for a caller who is not ADMIN and not a member of the visit's current practice. Its creator gets no
+    /// exception once moved to another practice (issue 12, item 6: complete answers with the whole visit).
     @Test func visibilityMembersCreatorsAndAdmins() async throws {
         try await F.withApp { app in
             let vet1 = try await app.token(for: Demo.vet1)
@@ -148,16 +148,17 @@ import VaporTesting
             try await F.upload(app, byVet2, bytes: F.bytes(50))
             expectError(try await F.complete(app, other.vetToken, byVet2.visitID), .notFound, "Visit not found")
 
-            // vet2 moves to the other practice; as the visit's creator it may still complete it.
+            // vet2 moves to the other practice: its own visit is now out of sight, complete included.
             let moved = try await app.put("/api/v1/users/\(Demo.vet2.id.lowercased)", token: admin, json: [
                 "practice_id": other.practiceID,
             ])
             #expect(moved.status == .ok, "\(moved)")
-            let completed = try await F.complete(app, vet2, byVet2.visitID)
+            expectError(try await F.complete(app, vet2, byVet2.visitID), .notFound, "Visit not found")
+            expectError(try await F.playback(app, vet2, byVet2.visitID), .notFound, "Visit not found")
+            // A member of the practice completes what vet2 uploaded.
+            let completed = try await F.complete(app, vet1, byVet2.visitID)
             #expect(completed.status == .ok, "\(completed)")
             #expect(completed.json["state"].string == "processing")
-            // … but playback and reads stay scoped to the practice.
-            expectError(try await F.playback(app, vet2, byVet2.visitID), .notFound, "Visit not found")
 
             // A member of the practice completes a colleague's visit; ADMIN completes anything.
             let byVet1 = try await F.initiated(app, vet1, pet: Demo.pet(2), appointment: appointment)

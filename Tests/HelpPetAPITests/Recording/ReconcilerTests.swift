@@ -118,6 +118,12 @@ import VaporTesting
                 try await F.exec(app, """
                     UPDATE visits SET upload_method = 'multipart', reserved_at = \(bind: stale) WHERE id = \(bind: uuid)
                     """)
+                // A legacy reservation's upload intent: the server's own write, expired with the reservation.
+                try await F.exec(app, """
+                    UPDATE upload_intents SET upload_method = 'multipart', issued_at = \(bind: stale),
+                        expires_at = \(bind: stale.addingTimeInterval(15 * 60))
+                    WHERE visit_id = \(bind: uuid) AND status = 'open'
+                    """)
             }
             try await Self.reconcile(app)
 

@@ -14,6 +14,9 @@ public final class LocalObjectStore: ObjectStore, Sendable {
     let io: StorageFileIO
     let logger: Logger
     private let bucketsByName: [String: LocalBucket]
+    /// Per-bucket rules of the products: which keys may still be uploaded (checked after the signature, the
+    /// policy and write-once, before a byte is stored, and again just before the object is published).
+    public let uploadAdmissions = UploadAdmissions()
 
     /// This process's claim on its temporary directory (see `StoreInstanceLease`).
     let instance: StoreInstanceLease
