@@ -16,6 +16,12 @@ enum Entrypoint {
         do {
             try await ServerAssembly.configure(app, noWorker: noWorker)
             try await app.execute()
+            // SIGTERM/SIGINT: stop accepting and let the requests in flight finish first (Vapor's HTTPServer
+            // quiesces, waiting up to its 10 s shutdownTimeout). Vapor itself would stop the server last, after
+            // the lifecycle handlers had already closed the password hasher, the object store and the background
+            // work those requests still use: they then hung until "Server stop took too long"
+            // (docs/transport-safety.md, "Shutdown").
+            await app.server.shutdown()
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("\(error.description)\n".utf8))
             try? await app.asyncShutdown()

@@ -33,7 +33,7 @@ enum TranscriptionAssembly {
             settings: .init(
                 concurrency: settings.concurrency, pollInterval: settings.pollInterval,
                 leaseSeconds: settings.leaseSeconds, temporaryDirectory: temporary),
-            recognizer: recognizer, preparation: AudioPreparation(),
+            recognizer: recognizer, preparation: AudioPreparation(maxSeconds: settings.maxAudioSeconds),
             store: TranscriptionJobStore(
                 owner: ProcessIdentity.current, leaseSeconds: settings.leaseSeconds, retryDelays: settings.retryDelays),
             target: HelpPetTranscriptionTarget(app: app), clock: app.core.clock, logger: app.logger)

@@ -35,6 +35,7 @@ public enum CoreBootstrap {
         app.middleware.use(RequestObservationMiddleware(metrics: metrics))
         app.middleware.use(CORSPolicyMiddleware(allowedOrigins: config.corsAllowedOrigins))
         app.middleware.use(APIErrorMiddleware())
+        app.middleware.use(HostHeaderMiddleware())
         app.middleware.use(RequestBodyDeadlineMiddleware(
             timeout: .milliseconds(Int64(config.requestBodyTimeoutSeconds * 1000)),
             streamingPaths: app.core.streamingBodyPaths))

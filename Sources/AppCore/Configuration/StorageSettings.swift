@@ -112,6 +112,8 @@ public struct TranscriptionSettings: Sendable {
     public var retryDelays: [Int] = [30, 120]
     /// `TRANSCRIPTION_TIMEOUT_SECONDS`: wall-clock limit of one engine run (ffmpeg has its own 300 s).
     public var engineTimeoutSeconds: Int = 1800
+    /// `TRANSCRIPTION_MAX_AUDIO_SECONDS`: longer recordings are refused (visit `failed`) instead of decoded.
+    public var maxAudioSeconds: Int = 7200
 
     public init(engine: Engine, whisperModelDirectory: String?) {
         self.engine = engine
@@ -150,6 +152,7 @@ public struct TranscriptionSettings: Sendable {
             settings.retryDelays = delays
         }
         settings.engineTimeoutSeconds = try env.int("TRANSCRIPTION_TIMEOUT_SECONDS", default: 1800, range: 10...86_400)
+        settings.maxAudioSeconds = try env.int("TRANSCRIPTION_MAX_AUDIO_SECONDS", default: 7200, range: 10...86_400)
         return settings
     }
 }

@@ -34,6 +34,14 @@ public struct APIErrorMiddleware: AsyncMiddleware {
         var extra: [String: JSONValue] = [:]
         var headers = HTTPHeaders()
 
+        if ClientDisconnect.isDisconnect(error) {
+            // The client went away mid-body: not a server fault, so no 500 and no error log.
+            request.markClientAbort()
+            request.logger.debug("client disconnected: \(String(reflecting: type(of: error)))")
+            return render(
+                status: .badRequest, message: ClientDisconnect.reason, extra: [:],
+                headers: ["Connection": "close"], style: style, request: request)
+        }
         switch error {
         case let apiError as APIError:
             status = apiError.status

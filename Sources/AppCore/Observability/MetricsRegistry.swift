@@ -10,9 +10,16 @@ public struct MetricsRegistry: Sendable {
 
     static let durationBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
+    /// The `status` label of a request whose client disconnected before its body was complete.
+    public static let clientAbortStatus = "client_abort"
+
     public func recordRequest(method: String, route: String, status: UInt, seconds: Double) {
+        recordRequest(method: method, route: route, status: String(status), seconds: seconds)
+    }
+
+    public func recordRequest(method: String, route: String, status: String, seconds: Double) {
         registry.makeCounter(
-            name: "http_requests_total", labels: [("method", method), ("route", route), ("status", String(status))]
+            name: "http_requests_total", labels: [("method", method), ("route", route), ("status", status)]
         ).increment()
         registry.makeValueHistogram(
             name: "http_request_duration_seconds", labels: [("method", method), ("route", route)],

@@ -27,14 +27,16 @@ public struct RequestObservationMiddleware: AsyncMiddleware {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let route = Self.routeTemplate(request)
-        metrics.recordRequest(method: request.method.rawValue, route: route, status: response.status.code, seconds: seconds)
+        // A client that went away mid-body is its own status class (docs/transport-safety.md): never a 5xx, and
+        // logged at debug, since the server did nothing wrong.
+        let status = request.isClientAbort ? MetricsRegistry.clientAbortStatus : String(response.status.code)
+        metrics.recordRequest(method: request.method.rawValue, route: route, status: status, seconds: seconds)
         var metadata: Logger.Metadata = [
-            "method": .string(request.method.rawValue), "route": .string(route),
-            "status": .stringConvertible(response.status.code),
+            "method": .string(request.method.rawValue), "route": .string(route), "status": .string(status),
             "duration_ms": .string(String(format: "%.1f", seconds * 1000)),
         ]
         if let subject = request.loggedSubject { metadata["user"] = .string(subject) }
-        request.logger.info("request", metadata: metadata)
+        request.logger.log(level: request.isClientAbort ? .debug : .info, "request", metadata: metadata)
         return response
     }
 
@@ -43,4 +45,13 @@ public struct RequestObservationMiddleware: AsyncMiddleware {
         guard let route = request.route else { return "unmatched" }
         return "/" + route.path.map(\.description).joined(separator: "/")
     }
+}
+
+private struct ClientAbortKey: StorageKey { typealias Value = Bool }
+
+extension Request {
+    /// The client disconnected before its request body was complete (set by `APIErrorMiddleware`).
+    public var isClientAbort: Bool { storage[ClientAbortKey.self] ?? false }
+
+    public func markClientAbort() { storage[ClientAbortKey.self] = true }
 }

@@ -56,7 +56,8 @@ extension AudioUploadController {
         let type = AudioContentType.stored(visit.metadata["content_type"].flatMap { if case .string(let s) = $0 { s } else { nil } })
         let filename: String
         if case .string(let name)? = visit.metadata["filename"], !name.isEmpty {
-            filename = name
+            // Rows stored before names were cleaned of bidirectional controls are cleaned on the way out.
+            filename = RecordingFilename.sanitized(name)
         } else {
             filename = "recording.\(RecordingKey.fileExtension(of: key) ?? type.fileExtension)"
         }

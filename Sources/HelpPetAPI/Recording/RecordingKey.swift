@@ -1,4 +1,5 @@
 import AppCore
+import ObjectStorage
 import Foundation
 
 /// Storage keys of recordings (contract §7.2):
@@ -24,12 +25,13 @@ enum RecordingKey {
     }
 }
 
-/// File names from clients: `/`, `\`, `"` and control characters become `_` (seed 002 builds names from pet names).
+/// File names from clients: `/`, `\`, `"` and control characters become `_` (seed 002 builds names from pet names);
+/// bidirectional controls are removed (`DisplaySafeText`), so a name cannot display as another one.
 enum RecordingFilename {
     static func sanitized(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.unicodeScalars.map { scalar -> Unicode.Scalar in
+        String(String.UnicodeScalarView(name.unicodeScalars.filter { !DisplaySafeText.isBidiControl($0) }.map { scalar -> Unicode.Scalar in
             switch scalar.value {
-            case 0x2F, 0x5C, 0x22, 0x01...0x1F, 0x7F...0x9F: return "_"
+            case 0x2F, 0x5C, 0x22, 0x00...0x1F, 0x7F...0x9F: return "_"
             default: return scalar
             }
         }))

@@ -58,9 +58,12 @@ extension StorageRoutes {
         func override(_ name: String) -> String? { query.first { $0.name == name }?.value }
         var headers = HTTPHeaders()
         headers.add(name: .acceptRanges, value: "bytes")
+        // Browsers must render the stored bytes as the stored type, never sniff an upload into HTML or script.
+        headers.add(name: "X-Content-Type-Options", value: "nosniff")
         headers.add(name: .contentType, value: override("response-content-type") ?? info.contentType)
         if let disposition = override("response-content-disposition") {
-            headers.add(name: .contentDisposition, value: disposition)
+            // Signed, but still chosen by whoever presigned it: no bidirectional or control characters reach a browser.
+            headers.add(name: .contentDisposition, value: DisplaySafeText.stripped(disposition))
         }
         if let language = override("response-content-language") { headers.add(name: .contentLanguage, value: language) }
         if let encoding = override("response-content-encoding") { headers.add(name: .contentEncoding, value: encoding) }

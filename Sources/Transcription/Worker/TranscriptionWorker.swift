@@ -142,9 +142,10 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
                     // Lease lost: another worker owns the job now.
                     return
                 }
-                let message = (error as? TranscriptionFailure)?.message
-                    ?? "Transcription failed: \(String(describing: type(of: error)))"
-                if job.attempts >= TranscriptionJobStore.maxAttempts {
+                let failure = error as? TranscriptionFailure
+                let message = failure?.message ?? "Transcription failed: \(String(describing: type(of: error)))"
+                // A final failure (a recording over the duration cap) is not retried: it would fail the same way.
+                if job.attempts >= TranscriptionJobStore.maxAttempts || failure?.isFinal == true {
                     let applied = try await target.applyFailure(job, message: message, at: clock.now())
                     log.warning("transcription failed after the last attempt", metadata: [
                         "result": .string("\(applied)"), "error": .string(message),

@@ -108,10 +108,11 @@ extension Application {
     func token(for user: Demo.Login) async throws -> String { try await token(for: user.id) }
 
     /// Issued at the server clock's now by default: tokens expire by that clock, which tests may move. Carries the
-    /// user's current token version (0 for an unknown user).
+    /// user's current token version: 0 for an unknown user, and when the database cannot be read (the outage
+    /// tests), which is every demo user's version until a test changes it.
     func token(for userID: UUID, issuedAt: Date? = nil) async throws -> String {
-        let row = try await db.sql.raw("SELECT token_version FROM users WHERE id = \(bind: userID)").first()
-        let version = try row?.decode(column: "token_version", as: Int.self) ?? 0
+        let row = try? await db.sql.raw("SELECT token_version FROM users WHERE id = \(bind: userID)").first()
+        let version = (try? row?.decode(column: "token_version", as: Int.self)) ?? 0
         return try await core.tokens.issue(
             subject: userID.uuidString.lowercased(), version: version, now: issuedAt ?? core.clock.now())
     }
