@@ -12,7 +12,8 @@ public enum HelpPetModule {
     public static let migrations: [any Migration] = [
         M0101_CreatePractices(), M0102_CreateUsers(), M0103_CreatePetOwners(), M0104_CreatePets(),
         M0105_CreateAppointments(), M0106_CreateMedicalRecords(), M0107_CreateVisits(),
-        M0108_CreateTranscriptionJobs(),
+        M0108_CreateTranscriptionJobs(), M0112_AddAppCompatibilityColumns(), M0113_AddGroomingTypes(),
+        M0114_CreateDeviceTokensAndOutbox(),
     ]
 
     public static func configure(_ app: Application) throws {
@@ -30,7 +31,8 @@ public enum HelpPetModule {
             store: app.objectStore, bucket: config.storage.helppetBucket, publicBaseURL: config.publicBaseURL,
             clientAddress: app.core.clientAddress)
 
-        let api = app.grouped("api", "v1")
+        // The legacy client profile's mapping wraps every /api/v1 route (LegacyClientMiddleware).
+        let api = app.grouped("api", "v1").grouped(LegacyClientMiddleware())
         api.get("health", use: HealthController.liveness)
         app.get("openapi.json", use: OpenAPIDocument.serve)
         let protected = api.grouped(BearerAuthMiddleware())
@@ -94,7 +96,7 @@ public enum HelpPetModule {
     static let controllers: [any HelpPetRouteCollection] = [
         UsersController(), PracticesController(), AppointmentsController(), DashboardController(),
         PetOwnersController(), PetsController(), MedicalRecordsController(), VisitTranscriptsController(),
-        AudioUploadController(), VisitRecordingAdminController(),
+        AudioUploadController(), VisitRecordingAdminController(), DeviceTokensController(),
     ]
 }
 

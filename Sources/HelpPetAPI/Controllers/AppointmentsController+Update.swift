@@ -94,7 +94,8 @@ extension AppointmentsController {
             let links = try await AppointmentPet.query(on: db).filter(\.$id.$appointmentID == id)
                 .sort(\.$position).all()
             let storedPetIDs = links.map(\.id!.petID)
-            let petsChange = changes.petIDs.map { $0 != storedPetIDs } ?? false
+            // Compared as a set: the app sends the pets of a Set in any order, and a reorder is not a change.
+            let petsChange = changes.petIDs.map { Set($0) != Set(storedPetIDs) } ?? false
 
             let structuralChange =
                 petsChange

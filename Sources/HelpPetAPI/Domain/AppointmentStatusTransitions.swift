@@ -1,4 +1,5 @@
-/// The appointment status table of contract §5.2.
+/// The appointment status table of contract §5.2, plus `scheduled`/`confirmed` → `completed`: the iPhone app's
+/// status picker offers it and clinics use it when the vet forgot to press start (docs/iphone-app-compatibility.md).
 enum AppointmentStatusTransitions {
     enum Outcome: Equatable { case noOp, allowed, refused }
 
@@ -7,7 +8,8 @@ enum AppointmentStatusTransitions {
         switch (from, to) {
         case (.scheduled, .confirmed), (.scheduled, .inProgress), (.scheduled, .cancelled),
             (.confirmed, .inProgress), (.confirmed, .cancelled),
-            (.inProgress, .completed), (.inProgress, .cancelled):
+            (.inProgress, .completed), (.inProgress, .cancelled),
+            (.scheduled, .completed), (.confirmed, .completed):
             return .allowed
         default:
             return .refused

@@ -3,12 +3,14 @@ import Foundation
 import Testing
 import VaporTesting
 
-/// The status table of contract §5.2, through `PUT /appointments/{id}` and `DELETE` (cancel).
+/// The status table of contract §5.2, through `PUT /appointments/{id}` and `DELETE` (cancel), plus the iPhone app's
+/// `scheduled`/`confirmed` → `completed` (docs/iphone-app-compatibility.md).
 @Suite struct AppointmentStatusTransitionTests {
     static let statuses = ["scheduled", "confirmed", "in_progress", "completed", "cancelled"]
     static let allowed: Set<String> = [
         "scheduled>confirmed", "scheduled>in_progress", "scheduled>cancelled", "confirmed>in_progress",
         "confirmed>cancelled", "in_progress>completed", "in_progress>cancelled",
+        "scheduled>completed", "confirmed>completed",
     ]
 
     @Test(arguments: statuses)
