@@ -1,6 +1,9 @@
 import Foundation
 
-/// The iPhone app's `DeviceTokenResponse`: every key required, timestamps as strings.
+/// A registered APNs token. The iPhone app decodes its `DeviceTokenResponse` with Foundation's default keys (no
+/// snake-case strategy, no coding keys), so it reads `deviceToken`, `deviceType`, `isActive`, `createdAt`,
+/// `updatedAt`; the API's own snake-case keys are sent as well (docs/iphone-app-compatibility.md). Every key is
+/// always present; timestamps are strings either way.
 struct DeviceTokenResponse: Encodable, Sendable {
     let id: String
     let device_token: String
@@ -8,6 +11,12 @@ struct DeviceTokenResponse: Encodable, Sendable {
     let is_active: Bool
     let created_at: Date
     let updated_at: Date
+    // The same values under the app's camel-case names.
+    let deviceToken: String
+    let deviceType: String
+    let isActive: Bool
+    let createdAt: Date
+    let updatedAt: Date
 
     init(_ t: DeviceToken) {
         id = t.id!.lowercased
@@ -16,5 +25,10 @@ struct DeviceTokenResponse: Encodable, Sendable {
         is_active = t.isActive
         created_at = t.createdAt
         updated_at = t.updatedAt
+        deviceToken = device_token
+        deviceType = device_type
+        isActive = is_active
+        createdAt = created_at
+        updatedAt = updated_at
     }
 }

@@ -13,7 +13,7 @@ import VaporTesting
         try await withTestApp { app in
             let client = AppClient(app: app, token: try await app.token(for: Demo.vet1), kind: kind)
             let me = try await client.get("/api/v1/auth/me", as: App.User.self)
-            #expect(me.role == .vet)
+            #expect(me.role == .vetStaff, "vet1 is VET_STAFF in the demo data")
             let today = LocalDay.day(containing: app.testSeedTime, in: Demo.zone)
             let dashboard = try await client.get(
                 "/api/v1/dashboard/vet/\(Demo.vet1.id.lowercased)/today?date=\(today)", as: App.DashboardResponse.self)
