@@ -37,12 +37,13 @@ struct PetOwnerInput {
         notificationsEnabled = try fields.optionalBool("notifications_enabled")
     }
 
-    /// `first_name`/`last_name` as the contract has them, or `full_name` split by FullNameSplit; both forms together
-    /// only when they agree.
+    /// `first_name`/`last_name` as the contract has them, or — only when neither is sent — `full_name` split by
+    /// FullNameSplit (the app's create and edit screens send just `full_name`). With either part present,
+    /// `full_name` is what the contract says of every server-computed key: ignored.
     private static func names(_ fields: FieldReader, creating: Bool) throws -> (first: String?, last: String?) {
-        let full = try fields.optionalString("full_name", min: 1, max: 201, nullable: false).valueIfPresent
-        let hasParts = fields.contains("first_name") || fields.contains("last_name")
-        if let full, !hasParts {
+        if !fields.contains("first_name"), !fields.contains("last_name"),
+            let full = try fields.optionalString("full_name", min: 1, max: 201, nullable: false).valueIfPresent
+        {
             let split = try FullNameSplit(full)
             return (split.firstName, split.lastName)
         }
@@ -52,12 +53,6 @@ struct PetOwnerInput {
         let last = creating
             ? try fields.requiredString("last_name", max: 100)
             : try fields.optionalString("last_name", min: 1, max: 100, nullable: false).valueIfPresent
-        if let full, let first, let last, full != FullNameSplit.join(first, last) {
-            throw APIError.badRequest("full_name does not match first_name and last_name")
-        }
-        if full != nil, first == nil || last == nil {
-            throw APIError.badRequest("full_name can only be combined with both first_name and last_name")
-        }
         return (first, last)
     }
 
