@@ -13,7 +13,7 @@ public enum HelpPetModule {
         M0101_CreatePractices(), M0102_CreateUsers(), M0103_CreatePetOwners(), M0104_CreatePets(),
         M0105_CreateAppointments(), M0106_CreateMedicalRecords(), M0107_CreateVisits(),
         M0108_CreateTranscriptionJobs(), M0112_AddAppCompatibilityColumns(), M0113_AddGroomingTypes(),
-        M0114_CreateDeviceTokensAndOutbox(),
+        M0114_CreateDeviceTokensAndOutbox(), M0115_CreateVetAvailability(),
     ]
 
     public static func configure(_ app: Application) throws {
@@ -37,6 +37,10 @@ public enum HelpPetModule {
         app.get("openapi.json", use: OpenAPIDocument.serve)
         let protected = api.grouped(BearerAuthMiddleware())
         AuthController(throttle: throttle).boot(public: api, protected: protected)
+        // `GET /practices` authenticates itself: without a token it is the public practice directory.
+        PracticeDirectoryController(enabled: !config.disableRateLimits).boot(public: api)
+        // Outside the route groups, so it answers before routing and authentication, as an unknown route would.
+        app.middleware.use(PhoneServiceRoutesMiddleware())
         for controller in controllers {
             controller.boot(routes: protected)
         }
@@ -97,6 +101,7 @@ public enum HelpPetModule {
         UsersController(), PracticesController(), AppointmentsController(), DashboardController(),
         PetOwnersController(), PetsController(), MedicalRecordsController(), VisitTranscriptsController(),
         AudioUploadController(), VisitRecordingAdminController(), DeviceTokensController(),
+        VetAvailabilityController(),
     ]
 }
 

@@ -302,7 +302,24 @@ def response_schemas() -> dict:
     s["DeviceToken"] = obj({
         "id": uuid(), "device_token": string(), "device_type": string(enum=["ios"]), "is_active": boolean(),
         "created_at": timestamp(), "updated_at": timestamp(),
-    }, description=f"An APNs device token of the caller. {APP_NOTE}")
+        "deviceToken": string(description="= `device_token` (the app decodes camel-case keys here)."),
+        "deviceType": string(enum=["ios"], description="= `device_type`."),
+        "isActive": boolean(description="= `is_active`."),
+        "createdAt": timestamp("= `created_at`."), "updatedAt": timestamp("= `updated_at`."),
+    }, description=f"An APNs device token of the caller, under both key styles. {APP_NOTE}")
+
+    s["PracticeDirectoryEntry"] = obj({
+        "id": uuid(), "uuid": uuid("The same value as `id`."), "name": string(),
+        "address": nullable(string()), "phone": nullable(string()), "email": nullable(string()),
+    }, description=f"A practice in the public directory (no token): nothing else is shown. {APP_NOTE}")
+    s["VetAvailability"] = obj({
+        "id": uuid(), "vet_user_id": uuid(), "practice_id": uuid("The vet's practice."),
+        "start_at": timestamp("Start of the window (UTC), inclusive."),
+        "end_at": timestamp("End of the window (UTC), exclusive; after `start_at`."),
+        "availability_type": ref("AvailabilityType"), "notes": nullable(string()), "is_active": boolean(),
+        "created_at": timestamp(), "updated_at": timestamp(),
+    }, description=f"An availability window of a vet. {APP_NOTE}")
+    s["AvailabilityType"] = string(enum=["AVAILABLE", "SURGERY_BLOCK", "UNAVAILABLE", "EMERGENCY_ONLY"])
 
     s["LoginResponse"] = obj({
         "access_token": string(description="HS256 JWT."),
@@ -539,6 +556,20 @@ def request_schemas() -> dict:
         "device_token": string(32, 200, pattern=r"^[0-9A-Fa-f]+$", description="Hexadecimal APNs token."),
         "device_type": string(enum=["ios"], default="ios"),
     }, required=["device_token"])
+    s["VetAvailabilityCreate"] = obj({
+        "vet_user_id": uuid("A VET or VET_STAFF user; members: of their own practice."),
+        "practice_id": nullable(uuid("Optional; must be the vet's practice.")),
+        "start_at": datetime_input(), "end_at": datetime_input("After `start_at`, at most 31 days later."),
+        "availability_type": {**ref("AvailabilityType"), "default": "AVAILABLE"},
+        "notes": nullable(string(max_length=2000, description="`\"\"` is stored as null.")),
+        "is_active": boolean(default=True),
+    }, required=["vet_user_id", "start_at", "end_at"])
+    s["VetAvailabilityUpdate"] = partial_update({
+        "start_at": datetime_input(), "end_at": datetime_input(),
+        "availability_type": ref("AvailabilityType"),
+        "notes": nullable(string(max_length=2000, description="`\"\"` is stored as null.")),
+        "is_active": boolean(),
+    }, ["id", "vet_user_id", "practice_id"])
     s["DeviceTokenUnregister"] = obj({"device_token": string(32, 200, pattern=r"^[0-9A-Fa-f]+$")},
                                      required=["device_token"])
 
@@ -719,10 +750,19 @@ def user_routes(p: Paths) -> None:
 def practice_routes(p: Paths) -> None:
     """§4.3."""
     tag = "Practices"
-    p.add("get", f"{API}/practices", "listPractices", tag=tag, summary="List visible practices",
-          description="Ordered by name, then id.",
-          parameters=[query_bool("is_active", None), *PAGINATION],
-          responses={"200": list_response("Practice", "Practices."), **errors(400, 401)})
+    p.add("get", f"{API}/practices", "listPractices", tag=tag, summary="List visible practices, or the directory",
+          description="Ordered by name, then id. With a token: the practices visible to the caller "
+                      "(`is_active` filters). Without a token: the public directory of active practices "
+                      "(`PracticeDirectoryEntry`, nothing else), rate-limited to 60 requests per minute per client "
+                      "IP (429 with `Retry-After`); `accepting_patients=true` keeps practices that accept new "
+                      f"patients. {APP_NOTE}",
+          security=[{}, {"bearerAuth": []}],
+          parameters=[query_bool("is_active", None), query_bool("active_only", None, "Directory: accepted, always "
+                      "true."), query_bool("accepting_patients", None, "Directory only."), *PAGINATION],
+          responses={"200": json_response("Practices (with a token) or directory entries (without).",
+                                          {"oneOf": [array(ref("Practice")), array(ref("PracticeDirectoryEntry"))]},
+                                          headers=("X-Total-Count",)),
+                     **errors(400, 401, 429)})
     p.add("post", f"{API}/practices", "createPractice", tag=tag, summary="Create a practice (ADMIN)",
           body=json_body("PracticeCreate"),
           responses={"201": json_response("Created.", ref("Practice")), **errors(400, 401, 403, 413)})
@@ -921,6 +961,30 @@ def device_token_routes(p: Paths) -> None:
           responses={"200": list_response("DeviceToken", "Tokens, newest first."), **errors(401)})
 
 
+def vet_availability_routes(p: Paths) -> None:
+    """The iPhone app's work-schedule screen (docs/iphone-app-compatibility.md); staff only."""
+    tag = "Vet availability"
+    base = f"{API}/scheduling-unix/vet-availability"
+    p.add("post", base, "createVetAvailability", tag=tag, summary="Add an availability window",
+          description="409 when it overlaps another active window of the same vet (half-open intervals).",
+          body=json_body("VetAvailabilityCreate"),
+          responses={"201": json_response("Created.", ref("VetAvailability")), **errors(400, 401, 403, 404, 409, 413)})
+    p.add("get", f"{base}/{{id}}", "listVetAvailabilityForDay", tag=tag, summary="A vet's windows on one local day",
+          description="Active windows of the vet that overlap `[start of date, start of date + 1)` in `timezone` "
+                      "(DST-correct), ordered by start_at, then id.",
+          parameters=[path_param("id", "User id of a VET or VET_STAFF user."),
+                      query("date", date(), "Local day (`YYYY-MM-DD`); default: today in `timezone`."),
+                      query("timezone", string(), "IANA zone (`Area/City`); default: the practice's.")],
+          responses={"200": json_response("The windows.", array(ref("VetAvailability"))),
+                     **errors(400, 401, 403, 404)})
+    p.add("put", f"{base}/{{id}}", "updateVetAvailability", tag=tag, summary="Change an availability window",
+          parameters=[path_param("id", "Availability window id.")], body=json_body("VetAvailabilityUpdate"),
+          responses={"200": json_response("Updated.", ref("VetAvailability")), **errors(400, 401, 403, 404, 409, 413)})
+    p.add("delete", f"{base}/{{id}}", "deleteVetAvailability", tag=tag, summary="Delete an availability window",
+          parameters=[path_param("id", "Availability window id.")],
+          responses={"204": {"description": "Deleted."}, **errors(400, 401, 403, 404)})
+
+
 def recording_schemas() -> dict:
     s: dict = {}
     s["AudioContentType"] = string(enum=AUDIO_CONTENT_TYPES)
@@ -1047,6 +1111,7 @@ TAGS = [
     ("Practices", "Practices (§4.3)."),
     ("Dashboard", "A vet's day (§4.4)."),
     ("Device tokens", "APNs tokens of the iPhone app; pushes themselves are not sent (outbox only)."),
+    ("Vet availability", "A vet's availability windows, the iPhone app's work schedule (UTC instants)."),
     ("Appointments", "Appointments with one or more pets (§4.5)."),
     ("Pet owners", "Clients of a practice; also served under `/api/v1/pet_owners` (§4.6)."),
     ("Pets", "Pets (§4.7)."),
@@ -1071,6 +1136,7 @@ def build_document(include_recording_routes: bool) -> dict:
     medical_record_routes(p)
     visit_transcript_routes(p)
     device_token_routes(p)
+    vet_availability_routes(p)
 
     schemas = {**response_schemas(), **request_schemas()}
     if include_recording_routes:

@@ -3,11 +3,11 @@ import Fluent
 import Foundation
 import Vapor
 
-/// Practices: listed and read by every role within its visibility; created and changed by ADMIN.
+/// Practices: listed and read by every role within its visibility; created and changed by ADMIN. The list is routed
+/// by PracticeDirectoryController, which answers it without a token with the public directory.
 struct PracticesController: HelpPetRouteCollection {
     func boot(routes: any RoutesBuilder) {
         let practices = routes.grouped("practices")
-        practices.get(use: list)
         practices.post(use: create)
         practices.get(":practice_id", use: show)
         practices.put(":practice_id", use: update)
