@@ -106,6 +106,23 @@ import VaporTesting
         }
     }
 
+    /// Two clients saving overlapping windows for one vet at the same moment: exactly one gets 201.
+    @Test func concurrentOverlappingCreatesHaveOneWinner() async throws {
+        try await withTestApp { app in
+            let token = try await app.token(for: Demo.vet1)
+            for round in 0..<4 {
+                func body(_ startHour: Int) -> [String: Any?] {
+                    ["vet_user_id": Demo.vet1.id.lowercased, "start_at": "2030-07-0\(round + 1)T\(startHour):00:00Z",
+                     "end_at": "2030-07-0\(round + 1)T\(startHour + 2):00:00Z"]
+                }
+                async let first = app.post(Self.base, token: token, json: body(16))
+                async let second = app.post(Self.base, token: token, json: body(17))
+                let results = try await [first, second]
+                #expect(results.map(\.status.code).sorted() == [201, 409], "\(results)")
+            }
+        }
+    }
+
     @Test func windowsArePracticeScopedAndStaffOnly() async throws {
         try await withTestApp { app in
             let vet1 = AppClient(app: app, token: try await app.token(for: Demo.vet1), kind: .standard)
