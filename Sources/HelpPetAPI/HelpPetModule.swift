@@ -13,6 +13,8 @@ public enum HelpPetModule {
         M0101_CreatePractices(), M0102_CreateUsers(), M0103_CreatePetOwners(), M0104_CreatePets(),
         M0105_CreateAppointments(), M0106_CreateMedicalRecords(), M0107_CreateVisits(),
         M0108_CreateTranscriptionJobs(), M0109_AddUserTokenVersion(), M0111_CreateUploadIntents(),
+        M0112_AddAppCompatibilityColumns(), M0113_AddGroomingTypes(), M0114_CreateDeviceTokensAndOutbox(),
+        M0115_CreateVetAvailability(),
     ]
 
     public static func configure(_ app: Application) throws {
@@ -27,11 +29,16 @@ public enum HelpPetModule {
         (app.objectStore as? LocalObjectStore)?.uploadAdmissions.register(
             UploadIntentAdmission(), forBucket: config.storage.helppetBucket)
 
-        let api = app.grouped("api", "v1")
+        // The legacy client profile's mapping wraps every /api/v1 route (LegacyClientMiddleware).
+        let api = app.grouped("api", "v1").grouped(LegacyClientMiddleware())
         api.get("health", use: HealthController.liveness)
         app.get("openapi.json", use: OpenAPIDocument.serve)
         let protected = api.grouped(BearerAuthMiddleware())
         AuthController(throttle: throttle).boot(public: api, protected: protected)
+        // `GET /practices` authenticates itself: without a token it is the public practice directory.
+        PracticeDirectoryController(enabled: !config.disableRateLimits).boot(public: api)
+        // Outside the route groups, so it answers before routing and authentication, as an unknown route would.
+        app.middleware.use(PhoneServiceRoutesMiddleware())
         for controller in controllers {
             controller.boot(routes: protected)
         }
@@ -107,7 +114,8 @@ public enum HelpPetModule {
     static let controllers: [any HelpPetRouteCollection] = [
         UsersController(), PracticesController(), AppointmentsController(), DashboardController(),
         PetOwnersController(), PetsController(), MedicalRecordsController(), VisitTranscriptsController(),
-        AudioUploadController(), VisitRecordingAdminController(),
+        AudioUploadController(), VisitRecordingAdminController(), DeviceTokensController(),
+        VetAvailabilityController(),
     ]
 }
 

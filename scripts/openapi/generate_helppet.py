@@ -56,9 +56,11 @@ def trimmed(min_length: int | None, max_length: int, description: str | None = N
     return string(min_length, max_length, description=f"{note} {description}" if description else note, **kwargs)
 
 
-def number(*, exclusive_minimum: float | None = None, maximum: float | None = None,
+def number(*, exclusive_minimum: float | None = None, minimum: float | None = None, maximum: float | None = None,
            description: str | None = None) -> dict:
     schema: dict = {"type": "number"}
+    if minimum is not None:
+        schema["minimum"] = minimum
     if exclusive_minimum is not None:
         schema["exclusiveMinimum"] = exclusive_minimum
     if maximum is not None:
@@ -84,10 +86,11 @@ def datetime_input(description: str | None = None) -> dict:
 
 USER_ROLES = ["VET_STAFF", "VET", "ADMIN", "PET_OWNER"]
 APPOINTMENT_STATUSES = ["scheduled", "confirmed", "in_progress", "completed", "cancelled"]
-APPOINTMENT_TYPES = ["checkup", "vaccination", "surgery", "emergency", "follow_up", "consultation"]
+APPOINTMENT_TYPES = ["checkup", "vaccination", "surgery", "emergency", "follow_up", "consultation", "grooming"]
 VISIT_STATES = ["new", "processing", "processed", "failed"]
 MEDICAL_RECORD_TYPES = ["checkup", "vaccination", "surgery", "emergency", "dental", "diagnostic", "treatment",
-                        "follow_up", "lab_result", "visit_summary", "other"]
+                        "follow_up", "lab_result", "visit_summary", "other", "grooming"]
+APP_NOTE = "Added for the shipped iPhone app (docs/iphone-app-compatibility.md)."
 AUDIO_CONTENT_TYPES = ["audio/m4a", "audio/mp4", "audio/x-m4a", "audio/aac", "audio/mpeg", "audio/wav",
                        "audio/x-wav", "audio/webm", "audio/ogg", "audio/flac"]
 
@@ -129,12 +132,19 @@ def response_schemas() -> dict:
 
     s["Practice"] = obj({
         "id": uuid(),
+        "uuid": uuid(f"Same value as `id`. {APP_NOTE}"),
         "name": string(),
         "timezone": string(description="IANA time zone identifier of the practice."),
         "phone": nullable(string()),
         "email": nullable(string()),
         "address": nullable(string()),
         "is_active": boolean(),
+        "specialties": array(string(), description=f"Never null (default `[]`). {APP_NOTE}"),
+        "accepts_new_patients": boolean(description=f"Default true. {APP_NOTE}"),
+        "description": nullable(string()),
+        "website": nullable(string()),
+        "license_number": nullable(string()),
+        "admin_user_id": nullable(uuid(f"The user who created the practice by self-service onboarding. {APP_NOTE}")),
         "created_at": timestamp(),
         "updated_at": timestamp(),
     })
@@ -173,12 +183,17 @@ def response_schemas() -> dict:
                                description="An active pet inside a PetOwner.")
     s["PetOwner"] = obj({
         "id": uuid(),
+        "uuid": uuid(f"Same value as `id`. {APP_NOTE}"),
         "first_name": string(),
-        "last_name": string(),
-        "full_name": string(description="`first_name + \" \" + last_name`."),
+        "last_name": string(description="Empty for an owner created from a one-word `full_name`."),
+        "full_name": string(description="`first_name + \" \" + last_name`, or `first_name` when the last name is empty."),
         "email": string(),
         "phone": nullable(string()),
+        "secondary_phone": nullable(string()),
         "address": nullable(string()),
+        "emergency_contact": nullable(string()),
+        "preferred_communication": nullable(string(enum=["email", "sms", "phone"])),
+        "notifications_enabled": boolean(description=f"Default true. {APP_NOTE}"),
         "user_id": nullable(uuid("The PET_OWNER login of this owner.")),
         "practice_ids": array(uuid(), description="Sorted ascending; members see only their own practice's id."),
         "pets": array(ref("OwnedPetSummary"), description="Active pets, sorted by name, then id."),
@@ -186,8 +201,9 @@ def response_schemas() -> dict:
         "updated_at": timestamp(),
     })
 
-    s["PetOwnerBrief"] = obj({"id": uuid(), "first_name": string(), "last_name": string(), "email": string(),
-                              "phone": nullable(string())}, description="The owner inside a Pet.")
+    s["PetOwnerBrief"] = obj({"id": uuid(), "first_name": string(), "last_name": string(), "full_name": string(),
+                              "email": string(), "phone": nullable(string()), "user_id": nullable(uuid())},
+                             description="The owner inside a Pet.")
     s["Pet"] = obj({
         "id": uuid(),
         "owner_id": uuid(),
@@ -199,7 +215,16 @@ def response_schemas() -> dict:
         "date_of_birth": nullable(date()),
         "weight": nullable(number(description="Pounds.")),
         "microchip_number": nullable(string()),
+        "microchip_id": nullable(string(description=f"Same value as `microchip_number`. {APP_NOTE}")),
         "allergies": nullable(string()),
+        "spayed_neutered": nullable(boolean()),
+        "medications": nullable(string()),
+        "medical_notes": nullable(string()),
+        "emergency_contact": nullable(string()),
+        "emergency_phone": nullable(string()),
+        "age_years": nullable(integer(0, description="Whole years since `date_of_birth`, counted in the practice's "
+                                                   "time zone; null without a birth date.")),
+        "display_name": string(description="`name (species)`."),
         "is_active": boolean(),
         "registration_date": date(),
         "owner": ref("PetOwnerBrief"),
@@ -225,6 +250,19 @@ def response_schemas() -> dict:
         "created_by": uuid(),
         "created_at": timestamp("Creation of this version."),
         "updated_at": timestamp("Equals `created_at` until the version is superseded, then the supersede time."),
+        "visit_date": timestamp("The visit (defaults to the creation time)."),
+        "follow_up_required": boolean(description="True when a follow-up date exists unless set otherwise."),
+        "created_by_user_id": uuid("Same value as `created_by`."),
+        "treatment": nullable(string(description="Same value as `treatment_plan`.")),
+        "is_follow_up_due": boolean(description="Current version with a follow-up date on or before today in the practice's "
+                                    "time zone."),
+        "days_since_visit": integer(description="Practice-local days from the visit day to today."),
+        "veterinarian_name": nullable(string()),
+        "clinic_name": nullable(string()),
+        "weight": nullable(number()),
+        "temperature": nullable(number()),
+        "cost": nullable(number()),
+        "medical_data": nullable(free_object()),
     }
     s["MedicalRecord"] = obj(medical_record_properties, description="One immutable version of a medical record.")
     s["MedicalRecordDetail"] = obj({
@@ -256,6 +294,32 @@ def response_schemas() -> dict:
         "updated_at": timestamp(),
         "created_by": uuid(),
     }, description="One visit of one pet.")
+
+    s["VisitTranscriptListItem"] = {"allOf": [ref("VisitTranscript"), obj({
+        "has_audio": boolean(description="A recording's object is attached."),
+        "chief_complaint": nullable(string(description="`metadata.chief_complaint` when it is a string.")),
+    })], "description": f"An item of the visits of a pet. {APP_NOTE}"}
+    s["DeviceToken"] = obj({
+        "id": uuid(), "device_token": string(), "device_type": string(enum=["ios"]), "is_active": boolean(),
+        "created_at": timestamp(), "updated_at": timestamp(),
+        "deviceToken": string(description="= `device_token` (the app decodes camel-case keys here)."),
+        "deviceType": string(enum=["ios"], description="= `device_type`."),
+        "isActive": boolean(description="= `is_active`."),
+        "createdAt": timestamp("= `created_at`."), "updatedAt": timestamp("= `updated_at`."),
+    }, description=f"An APNs device token of the caller, under both key styles. {APP_NOTE}")
+
+    s["PracticeDirectoryEntry"] = obj({
+        "id": uuid(), "uuid": uuid("The same value as `id`."), "name": string(),
+        "address": nullable(string()), "phone": nullable(string()), "email": nullable(string()),
+    }, description=f"A practice in the public directory (no token): nothing else is shown. {APP_NOTE}")
+    s["VetAvailability"] = obj({
+        "id": uuid(), "vet_user_id": uuid(), "practice_id": uuid("The vet's practice."),
+        "start_at": timestamp("Start of the window (UTC), inclusive."),
+        "end_at": timestamp("End of the window (UTC), exclusive; after `start_at`."),
+        "availability_type": ref("AvailabilityType"), "notes": nullable(string()), "is_active": boolean(),
+        "created_at": timestamp(), "updated_at": timestamp(),
+    }, description=f"An availability window of a vet. {APP_NOTE}")
+    s["AvailabilityType"] = string(enum=["AVAILABLE", "SURGERY_BLOCK", "UNAVAILABLE", "EMERGENCY_ONLY"])
 
     s["LoginResponse"] = obj({
         "access_token": string(description="HS256 JWT."),
@@ -367,6 +431,11 @@ def request_schemas() -> dict:
         "email": nullable(string(max_length=254, fmt="email", description=EMAIL_NOTE)),
         "address": nullable(string(max_length=500)),
         "is_active": boolean(),
+        "specialties": array(trimmed(1, 100), max_items=50),
+        "accepts_new_patients": boolean(),
+        "description": nullable(string(max_length=5000, description="`\"\"` clears it.")),
+        "website": nullable(trimmed(None, 500, "`\"\"` clears it.")),
+        "license_number": nullable(trimmed(None, 100, "`\"\"` clears it.")),
     }
     s["PracticeCreate"] = obj({**practice_fields, "is_active": boolean(True)}, required=["name", "timezone"])
     s["PracticeUpdate"] = partial_update(practice_fields, ["id"])
@@ -397,7 +466,8 @@ def request_schemas() -> dict:
         **appointment_fields,
         "status": with_description(ref("AppointmentStatus"), "Transitions per §5.2."),
         "pet_ids": array(uuid(), min_items=1, max_items=20, unique=True,
-                         description="Replaces the pet set and order."),
+                         description="Replaces the pet set and order when the set differs; the same set in "
+                                     "another order is no change."),
     }, ["id", "practice_id", "pet_owner_id"])
 
     owner_fields = {
@@ -406,12 +476,20 @@ def request_schemas() -> dict:
         "email": string(max_length=254, fmt="email", description=EMAIL_NOTE + " Not unique."),
         "phone": nullable(string(max_length=32, pattern=PHONE_PATTERN)),
         "address": nullable(string(max_length=500)),
+        "full_name": trimmed(1, 201, "Instead of `first_name`/`last_name` (the iPhone app): the last name is the "
+                                     "text after the last space, the first name the rest; without a space the last "
+                                     "name is empty. With both forms they must agree."),
+        "secondary_phone": nullable(string(max_length=32, pattern=PHONE_PATTERN)),
+        "emergency_contact": nullable(trimmed(None, 200)),
+        "preferred_communication": nullable(string(enum=["email", "sms", "phone", ""])),
+        "notifications_enabled": boolean(),
     }
     s["PetOwnerCreate"] = obj({
         **owner_fields,
         "practice_id": nullable(uuid("Required for ADMIN; members: absent or their own practice (§2.5). "
                                      "`null` is read as absent.")),
-    }, required=["first_name", "last_name", "email"])
+    }, required=["email"], description="`first_name` and `last_name`, or `full_name`, are required. `\"\"` for an "
+                                       "optional text clears it (stored as null).")
     s["PetOwnerUpdate"] = partial_update(owner_fields, ["id", "user_id"])
     s["PetOwnerPracticeLink"] = obj({"practice_id": uuid()})
 
@@ -424,10 +502,17 @@ def request_schemas() -> dict:
         # The pattern bounds the years (1900–2099); "today" moves, so later days of the current century still get
         # 400 `date_of_birth must be between 1900-01-01 and today`.
         "date_of_birth": nullable({**date("1900-01-01 … today (UTC)."), "pattern": r"^(19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}$"}),
-        "weight": nullable(number(exclusive_minimum=0, maximum=1000, description="Pounds.")),
+        "weight": nullable(number(minimum=0, maximum=1000, description="Pounds; 0 means not weighed (stored null).")),
         "microchip_number": nullable(trimmed(1, 50, "Unique (case-insensitive) across all practices.",
                                              pattern=r"^[A-Za-z0-9-]+$")),
+        "microchip_id": nullable(trimmed(1, 50, "Alias of `microchip_number`; both only with the same value.",
+                                         pattern=r"^[A-Za-z0-9-]+$")),
         "allergies": nullable(string(max_length=1000)),
+        "spayed_neutered": nullable(boolean()),
+        "medications": nullable(string(max_length=2000, description="`\"\"` clears it.")),
+        "medical_notes": nullable(string(max_length=10000, description="`\"\"` clears it.")),
+        "emergency_contact": nullable(trimmed(None, 100, "`\"\"` clears it.")),
+        "emergency_phone": nullable(trimmed(None, 32, "`\"\"` clears it.")),
         "registration_date": date("Default: today in the caller's practice time zone."),
     }
     s["PetCreate"] = obj({"owner_id": uuid(), **pet_fields}, required=["owner_id", "name", "species"])
@@ -439,14 +524,26 @@ def request_schemas() -> dict:
         "description": nullable(string(max_length=10000)),
         "diagnosis": nullable(string(max_length=5000)),
         "treatment_plan": nullable(string(max_length=5000)),
-        "medications": array(trimmed(1, 200), max_items=50),
+        "medications": {"anyOf": [array(trimmed(1, 200), max_items=50),
+                                   string(description="The iPhone app's form: split on commas and line breaks "
+                                                      "into trimmed non-empty items.")]},
         "notes": nullable(string(max_length=10000)),
-        "follow_up_date": nullable(date()),
+        "follow_up_date": {"anyOf": [date(), string(fmt="date-time", description=(
+            "A datetime (the iPhone app): its calendar day in the practice's time zone.")), {"type": "null"}]},
+        "treatment": nullable(string(max_length=5000, description="Alias of `treatment_plan`.")),
+        "visit_date": datetime_input("Default: the creation time."),
+        "follow_up_required": boolean(description="Default: whether a follow-up date is set."),
+        "veterinarian_name": nullable(trimmed(None, 200)),
+        "clinic_name": nullable(trimmed(None, 200)),
+        "weight": nullable(number(minimum=0, maximum=10000, description="0 is stored as null.")),
+        "temperature": nullable(number(minimum=0, maximum=200, description="0 is stored as null.")),
+        "cost": nullable(number(minimum=0, maximum=1000000000)),
+        "medical_data": nullable(free_object("Serialized ≤ 16384 bytes.")),
     }
     s["MedicalRecordCreate"] = obj({
         "pet_id": uuid(),
         **record_fields,
-        "medications": array(trimmed(1, 200), max_items=50, description="Default `[]`."),
+        "medications": {"anyOf": [array(trimmed(1, 200), max_items=50), string()], "description": "Default `[]`."},
         "practice_id": nullable(uuid("Practice resolution (§2.5). `null` is read as absent.")),
     }, required=["pet_id", "record_type", "title"])
     s["MedicalRecordAmend"] = partial_update(
@@ -455,6 +552,27 @@ def request_schemas() -> dict:
 
     metadata = free_object("Client keys only (server-managed keys are refused); serialized ≤ 65536 bytes.",
                            maxProperties=100)
+    s["DeviceTokenRegister"] = obj({
+        "device_token": string(32, 200, pattern=r"^[0-9A-Fa-f]+$", description="Hexadecimal APNs token."),
+        "device_type": string(enum=["ios"], default="ios"),
+    }, required=["device_token"])
+    s["VetAvailabilityCreate"] = obj({
+        "vet_user_id": uuid("A VET or VET_STAFF user; members: of their own practice."),
+        "practice_id": nullable(uuid("Optional; must be the vet's practice.")),
+        "start_at": datetime_input(), "end_at": datetime_input("After `start_at`, at most 31 days later."),
+        "availability_type": {**ref("AvailabilityType"), "default": "AVAILABLE"},
+        "notes": nullable(string(max_length=2000, description="`\"\"` is stored as null.")),
+        "is_active": boolean(default=True),
+    }, required=["vet_user_id", "start_at", "end_at"])
+    s["VetAvailabilityUpdate"] = partial_update({
+        "start_at": datetime_input(), "end_at": datetime_input(),
+        "availability_type": ref("AvailabilityType"),
+        "notes": nullable(string(max_length=2000, description="`\"\"` is stored as null.")),
+        "is_active": boolean(),
+    }, ["id", "vet_user_id", "practice_id"])
+    s["DeviceTokenUnregister"] = obj({"device_token": string(32, 200, pattern=r"^[0-9A-Fa-f]+$")},
+                                     required=["device_token"])
+
     s["VisitTranscriptCreate"] = obj({
         "pet_id": uuid(),
         # The real bound moves (now + 1 day); beyond a 64-bit integer the value is not an integer to the server.
@@ -632,10 +750,19 @@ def user_routes(p: Paths) -> None:
 def practice_routes(p: Paths) -> None:
     """§4.3."""
     tag = "Practices"
-    p.add("get", f"{API}/practices", "listPractices", tag=tag, summary="List visible practices",
-          description="Ordered by name, then id.",
-          parameters=[query_bool("is_active", None), *PAGINATION],
-          responses={"200": list_response("Practice", "Practices."), **errors(400, 401)})
+    p.add("get", f"{API}/practices", "listPractices", tag=tag, summary="List visible practices, or the directory",
+          description="Ordered by name, then id. With a token: the practices visible to the caller "
+                      "(`is_active` filters). Without a token: the public directory of active practices "
+                      "(`PracticeDirectoryEntry`, nothing else), rate-limited to 60 requests per minute per client "
+                      "IP (429 with `Retry-After`); `accepting_patients=true` keeps practices that accept new "
+                      f"patients. {APP_NOTE}",
+          security=[{}, {"bearerAuth": []}],
+          parameters=[query_bool("is_active", None), query_bool("active_only", None, "Directory: accepted, always "
+                      "true."), query_bool("accepting_patients", None, "Directory only."), *PAGINATION],
+          responses={"200": json_response("Practices (with a token) or directory entries (without).",
+                                          {"oneOf": [array(ref("Practice")), array(ref("PracticeDirectoryEntry"))]},
+                                          headers=("X-Total-Count",)),
+                     **errors(400, 401, 429)})
     p.add("post", f"{API}/practices", "createPractice", tag=tag, summary="Create a practice (ADMIN)",
           body=json_body("PracticeCreate"),
           responses={"201": json_response("Created.", ref("Practice")), **errors(400, 401, 403, 413)})
@@ -790,7 +917,7 @@ def visit_transcript_routes(p: Paths) -> None:
           parameters=[PET_ID, query("state", ref("VisitState")),
                       query_bool("include_pending", False, "Include pending recording visits (§4.10)."),
                       *PAGINATION],
-          responses={"200": list_response("VisitTranscript", "Visits."), **errors(400, 401, 404)})
+          responses={"200": list_response("VisitTranscriptListItem", "Visits."), **errors(400, 401, 404)})
     p.add("get", f"{API}/visit-transcripts/{{visit_id}}", "getVisitTranscript", tag=tag, summary="Get a visit",
           parameters=[VISIT_ID],
           responses={"200": json_response("The visit (pending visits included).", ref("VisitTranscript")),
@@ -817,6 +944,45 @@ def visit_transcript_routes(p: Paths) -> None:
 # =====================================================================================================================
 # Recording routes (§4.9 transcribe/delete, §4.10, §4.11): included only when INCLUDE_RECORDING_ROUTES is True.
 # =====================================================================================================================
+
+
+def device_token_routes(p: Paths) -> None:
+    """The iPhone app's push registration (docs/iphone-app-compatibility.md); any authenticated role."""
+    tag = "Device tokens"
+    body = json_body("DeviceTokenRegister")
+    p.add("post", f"{API}/device-tokens/register", "registerDeviceToken", tag=tag, summary="Register an APNs token",
+          description="Idempotent; a token belongs to the last user who registered it.", body=body,
+          responses={"200": json_response("The token.", ref("DeviceToken")), **errors(400, 401, 413)})
+    p.add("delete", f"{API}/device-tokens/unregister", "unregisterDeviceToken", tag=tag,
+          summary="Unregister an APNs token", body=json_body("DeviceTokenUnregister"),
+          description="JSON body `{device_token}`. Idempotent: 204 also when the token is not the caller's.",
+          responses={"204": {"description": "Removed (or nothing to remove)."}, **errors(400, 401, 413)})
+    p.add("get", f"{API}/device-tokens", "listDeviceTokens", tag=tag, summary="The caller's APNs tokens",
+          responses={"200": list_response("DeviceToken", "Tokens, newest first."), **errors(401)})
+
+
+def vet_availability_routes(p: Paths) -> None:
+    """The iPhone app's work-schedule screen (docs/iphone-app-compatibility.md); staff only."""
+    tag = "Vet availability"
+    base = f"{API}/scheduling-unix/vet-availability"
+    p.add("post", base, "createVetAvailability", tag=tag, summary="Add an availability window",
+          description="409 when it overlaps another active window of the same vet (half-open intervals).",
+          body=json_body("VetAvailabilityCreate"),
+          responses={"201": json_response("Created.", ref("VetAvailability")), **errors(400, 401, 403, 404, 409, 413)})
+    p.add("get", f"{base}/{{id}}", "listVetAvailabilityForDay", tag=tag, summary="A vet's windows on one local day",
+          description="Active windows of the vet that overlap `[start of date, start of date + 1)` in `timezone` "
+                      "(DST-correct), ordered by start_at, then id.",
+          parameters=[path_param("id", "User id of a VET or VET_STAFF user."),
+                      query("date", date(), "Local day (`YYYY-MM-DD`); default: today in `timezone`."),
+                      query("timezone", string(), "IANA zone (`Area/City`); default: the practice's.")],
+          responses={"200": json_response("The windows.", array(ref("VetAvailability"))),
+                     **errors(400, 401, 403, 404)})
+    p.add("put", f"{base}/{{id}}", "updateVetAvailability", tag=tag, summary="Change an availability window",
+          parameters=[path_param("id", "Availability window id.")], body=json_body("VetAvailabilityUpdate"),
+          responses={"200": json_response("Updated.", ref("VetAvailability")), **errors(400, 401, 403, 404, 409, 413)})
+    p.add("delete", f"{base}/{{id}}", "deleteVetAvailability", tag=tag, summary="Delete an availability window",
+          parameters=[path_param("id", "Availability window id.")],
+          responses={"204": {"description": "Deleted."}, **errors(400, 401, 403, 404)})
 
 
 def recording_schemas() -> dict:
@@ -944,6 +1110,8 @@ TAGS = [
     ("Users", "User administration, ADMIN only (§4.2)."),
     ("Practices", "Practices (§4.3)."),
     ("Dashboard", "A vet's day (§4.4)."),
+    ("Device tokens", "APNs tokens of the iPhone app; pushes themselves are not sent (outbox only)."),
+    ("Vet availability", "A vet's availability windows, the iPhone app's work schedule (UTC instants)."),
     ("Appointments", "Appointments with one or more pets (§4.5)."),
     ("Pet owners", "Clients of a practice; also served under `/api/v1/pet_owners` (§4.6)."),
     ("Pets", "Pets (§4.7)."),
@@ -967,6 +1135,8 @@ def build_document(include_recording_routes: bool) -> dict:
     pet_routes(p)
     medical_record_routes(p)
     visit_transcript_routes(p)
+    device_token_routes(p)
+    vet_availability_routes(p)
 
     schemas = {**response_schemas(), **request_schemas()}
     if include_recording_routes:

@@ -51,7 +51,8 @@ extension AppointmentsController {
         try fields.requireUnchanged("id", current: id.lowercased)
         try fields.requireUnchanged("practice_id", current: current.practiceID.lowercased)
         try fields.requireUnchanged("pet_owner_id", current: current.petOwnerID.lowercased)
-        let updated = try await Self.apply(changes, to: current, now: req.now, on: req.db)
+        let updated = try await Self.apply(
+            changes, to: current, profile: ClientProfile(headers: req.headers), now: req.now, on: req.db)
         return try JSONResponse.make(try await AppointmentAssembler.response(for: updated, on: req.db))
     }
 
@@ -62,13 +63,15 @@ extension AppointmentsController {
         let current = try await Visibility.appointment(id, for: caller, on: req.db)
         var changes = Changes()
         changes.status = .cancelled
-        let updated = try await Self.apply(changes, to: current, now: req.now, on: req.db)
+        let updated = try await Self.apply(changes, to: current, profile: .standard, now: req.now, on: req.db)
         return try JSONResponse.make(try await AppointmentAssembler.response(for: updated, on: req.db))
     }
 
     /// Applies the changes atomically against the row as it is once locked, so of two concurrent status changes
-    /// the second is judged against the first one's result.
-    static func apply(_ changes: Changes, to current: Appointment, now: Date, on db: any Database) async throws
+    /// the second is judged against the first one's result. `profile` decides the legacy app's extra transitions.
+    static func apply(
+        _ changes: Changes, to current: Appointment, profile: ClientProfile, now: Date, on db: any Database
+    ) async throws
         -> Appointment
     {
         let id = current.id!
@@ -88,13 +91,16 @@ extension AppointmentsController {
                 throw APIError.notFound("Appointment not found")
             }
             let stored = appointment.status
-            if let target = changes.status, AppointmentStatusTransitions.outcome(from: stored, to: target) == .refused {
+            if let target = changes.status,
+                AppointmentStatusTransitions.outcome(from: stored, to: target, profile: profile) == .refused
+            {
                 throw APIError.conflict("Cannot change appointment status from \(stored.rawValue) to \(target.rawValue)")
             }
             let links = try await AppointmentPet.query(on: db).filter(\.$id.$appointmentID == id)
                 .sort(\.$position).all()
             let storedPetIDs = links.map(\.id!.petID)
-            let petsChange = changes.petIDs.map { $0 != storedPetIDs } ?? false
+            // Compared as a set: the app sends the pets of a Set in any order, and a reorder is not a change.
+            let petsChange = changes.petIDs.map { Set($0) != Set(storedPetIDs) } ?? false
 
             let structuralChange =
                 petsChange

@@ -47,7 +47,7 @@ struct AppointmentsController: HelpPetRouteCollection {
         let practice = try await PracticeResolution.withoutPet(requested: requestedPractice, caller: caller, on: req.db)
         guard practice.isActive else { throw APIError.conflict("Practice is inactive") }
         let practiceID = practice.id!
-        guard try await PetOwner.find(ownerID, on: req.db) != nil else { throw APIError.notFound("Pet owner not found") }
+        guard let owner = try await PetOwner.find(ownerID, on: req.db) else { throw APIError.notFound("Pet owner not found") }
         let isClient = try await Visibility.isClient(owner: ownerID, of: practiceID, on: req.db)
         if !isClient {
             if caller.isMember { throw APIError.notFound("Pet owner not found") }
@@ -72,6 +72,8 @@ struct AppointmentsController: HelpPetRouteCollection {
         appointment.notes = notes
         appointment.createdAt = now
         appointment.updatedAt = now
+        let pets = try await Pet.query(on: req.db).filter(\.$id ~~ petIDs).all()
+        let byID = Dictionary(uniqueKeysWithValues: pets.map { ($0.id!, $0) })
         try await req.db.writeTransaction { db in
             try await appointment.create(on: db)
             for (position, petID) in petIDs.enumerated() {
@@ -80,9 +82,13 @@ struct AppointmentsController: HelpPetRouteCollection {
                 link.position = position
                 try await link.create(on: db)
             }
+            // Booked for another vet: the outbox row is what a push sender would deliver (none exists here).
+            if let vetID, vetID != caller.id {
+                try await NotificationOutbox.appointmentBooked(
+                    appointment, for: vetID, ownerName: owner.fullName,
+                    petNames: petIDs.compactMap { byID[$0]?.name }, now: now, on: db)
+            }
         }
-        let pets = try await Pet.query(on: req.db).filter(\.$id ~~ petIDs).all()
-        let byID = Dictionary(uniqueKeysWithValues: pets.map { ($0.id!, $0) })
         let summaries = petIDs.compactMap { byID[$0] }.map {
             PetSummaryResponse(id: $0.id!.lowercased, name: $0.name, species: $0.species, breed: $0.breed, recording: nil)
         }

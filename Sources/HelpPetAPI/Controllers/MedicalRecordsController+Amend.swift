@@ -28,7 +28,11 @@ extension MedicalRecordsController {
         try fields.requireUnchanged("created_by", current: old.createdBy.lowercased)
 
         let now = req.now
-        let next = input.amendment(of: old, createdBy: caller.id, now: now)
+        // The foreign key guarantees the practice.
+        guard let practice = try await Practice.find(old.practiceID, on: req.db) else {
+            throw APIError.notFound("Medical record not found")
+        }
+        let next = input.amendment(of: old, zone: practice.timeZone, createdBy: caller.id, now: now)
         do {
             try await req.db.writeTransaction { db in
                 // Versions are immutable, so the values read above are still this version's; only `is_current`
@@ -45,6 +49,6 @@ extension MedicalRecordsController {
             // C15 (one current version per lineage) or C14 caught a race the conditional update did not.
             throw Self.notCurrent
         }
-        return try JSONResponse.make(MedicalRecordResponse(next))
+        return try JSONResponse.make(MedicalRecordPresenter.response(for: next, in: practice, now: now))
     }
 }

@@ -15,8 +15,10 @@ extension MedicalRecordsController {
         let pet = try await Visibility.pet(petID, for: caller, on: req.db)
         let practice = try await PracticeResolution.forPet(pet, requested: requestedPractice, caller: caller, on: req.db)
 
-        let record = input.makeRecord(petID: petID, practiceID: practice.id!, createdBy: caller.id, now: req.now)
+        let record = input.makeRecord(
+            petID: petID, practiceID: practice.id!, zone: practice.timeZone, createdBy: caller.id, now: req.now)
         try await record.create(on: req.db)
-        return try JSONResponse.make(MedicalRecordResponse(record), status: .created)
+        return try JSONResponse.make(
+            MedicalRecordPresenter.response(for: record, in: practice, now: req.now), status: .created)
     }
 }

@@ -33,11 +33,11 @@ struct MedicalRecordsController: HelpPetRouteCollection {
             let latest = try await builder.first()
             let total = latest == nil ? 0 : 1
             let records = page.offset == 0 ? [latest].compactMap { $0 } : []
-            return try Self.envelope(records, total: total, current: total)
+            return try await Self.envelope(records, total: total, current: total, req: req)
         }
         let counts = try await Self.counts(of: petID, caller: caller, currentOnly: !includeHistorical, on: req.db)
         let records = try await builder.range(page.range).all()
-        return try Self.envelope(records, total: counts.total, current: counts.current)
+        return try await Self.envelope(records, total: counts.total, current: counts.current, req: req)
     }
 
     /// Every visible version, grouped by lineage: newest lineage first (by its version 1), newest version first.
@@ -59,7 +59,7 @@ struct MedicalRecordsController: HelpPetRouteCollection {
                 """), .descending)
             .sort(\.$originalID).sort(\.$version, .descending)
             .range(page.range).all()
-        return try Self.envelope(records, total: counts.total, current: counts.current)
+        return try await Self.envelope(records, total: counts.total, current: counts.current, req: req)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
@@ -72,7 +72,7 @@ struct MedicalRecordsController: HelpPetRouteCollection {
         else { throw APIError.notFound("Medical record not found") }
         return try JSONResponse.make(
             MedicalRecordDetailResponse(
-                record: MedicalRecordResponse(record),
+                record: try await MedicalRecordPresenter.response(for: record, now: req.now, on: req.db),
                 pet: .init(id: pet.id!.lowercased, name: pet.name, species: pet.species),
                 created_by_user: .init(id: author.id!.lowercased, full_name: author.fullName)))
     }
@@ -98,10 +98,10 @@ struct MedicalRecordsController: HelpPetRouteCollection {
         return (try row.decode(column: "total", as: Int.self), try row.decode(column: "current_count", as: Int.self))
     }
 
-    static func envelope(_ records: [MedicalRecord], total: Int, current: Int) throws -> Response {
+    static func envelope(_ records: [MedicalRecord], total: Int, current: Int, req: Request) async throws -> Response {
         try JSONResponse.make(
             MedicalRecordsEnvelope(
-                records: records.map(MedicalRecordResponse.init), total: total,
+                records: try await MedicalRecordPresenter.responses(for: records, now: req.now, on: req.db), total: total,
                 current_records_count: current, historical_records_count: total - current),
             headers: ["X-Total-Count": String(total)])
     }

@@ -33,7 +33,8 @@ extension PetsController {
             // C6 decided a race the pre-check could not see.
             throw Self.microchipTaken
         }
-        return try JSONResponse.make(PetResponse(pet, owner: owner), status: .created)
+        let today = try await PetAge.today(ownerID: ownerID, caller: caller, now: now, on: req.db)
+        return try JSONResponse.make(PetResponse(pet, owner: owner, today: today), status: .created)
     }
 
     @Sendable func update(req: Request) async throws -> Response {
@@ -63,7 +64,7 @@ extension PetsController {
                 throw Self.microchipTaken
             }
         }
-        return try JSONResponse.make(try await Self.response(for: pet, on: req.db))
+        return try JSONResponse.make(try await Self.response(for: pet, caller: caller, now: now, on: req.db))
     }
 
     /// C6 compares case-insensitively across all practices; the unique index has the final word.

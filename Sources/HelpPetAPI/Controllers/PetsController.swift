@@ -19,7 +19,7 @@ struct PetsController: HelpPetRouteCollection {
         let caller = try req.caller
         let id = try req.pathID("pet_id", .pet)
         let pet = try await Visibility.pet(id, for: caller, on: req.db)
-        return try JSONResponse.make(try await Self.response(for: pet, on: req.db))
+        return try JSONResponse.make(try await Self.response(for: pet, caller: caller, now: req.now, on: req.db))
     }
 
     @Sendable func listForOwner(req: Request) async throws -> Response {
@@ -35,7 +35,8 @@ struct PetsController: HelpPetRouteCollection {
         let total = try await builder.count()
         let pets = try await builder.sort(BinaryOrder.field("name", on: req.db), .ascending).sort(\.$id)
             .range(page.range).all()
-        return try JSONResponse.page(pets.map { PetResponse($0, owner: owner) }, total: total)
+        let today = try await PetAge.today(ownerID: ownerID, caller: caller, now: req.now, on: req.db)
+        return try JSONResponse.page(pets.map { PetResponse($0, owner: owner, today: today) }, total: total)
     }
 
     /// DELETE deactivates: the pet stays, with its history, and can be reactivated through PUT.
@@ -49,12 +50,13 @@ struct PetsController: HelpPetRouteCollection {
             pet.updatedAt = req.now
             try await pet.update(on: req.db)
         }
-        return try JSONResponse.make(try await Self.response(for: pet, on: req.db))
+        return try JSONResponse.make(try await Self.response(for: pet, caller: caller, now: req.now, on: req.db))
     }
 
-    static func response(for pet: Pet, on db: any Database) async throws -> PetResponse {
+    static func response(for pet: Pet, caller: Caller, now: Date, on db: any Database) async throws -> PetResponse {
         // The foreign key guarantees the owner; a miss would mean the row vanished mid-request.
         guard let owner = try await PetOwner.find(pet.ownerID, on: db) else { throw APIError.notFound("Pet not found") }
-        return PetResponse(pet, owner: owner)
+        return PetResponse(
+            pet, owner: owner, today: try await PetAge.today(ownerID: pet.ownerID, caller: caller, now: now, on: db))
     }
 }

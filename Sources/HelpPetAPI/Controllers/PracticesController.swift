@@ -3,11 +3,11 @@ import Fluent
 import Foundation
 import Vapor
 
-/// Practices: listed and read by every role within its visibility; created and changed by ADMIN.
+/// Practices: listed and read by every role within its visibility; created and changed by ADMIN. The list is routed
+/// by PracticeDirectoryController, which answers it without a token with the public directory.
 struct PracticesController: HelpPetRouteCollection {
     func boot(routes: any RoutesBuilder) {
         let practices = routes.grouped("practices")
-        practices.get(use: list)
         practices.post(use: create)
         practices.get(":practice_id", use: show)
         practices.put(":practice_id", use: update)
@@ -83,7 +83,10 @@ struct PracticesController: HelpPetRouteCollection {
 
 /// The validated body of a practice create or update, in the contract's field order.
 struct PracticeInput {
-    static let updatableKeys = ["name", "timezone", "phone", "email", "address", "is_active"]
+    static let updatableKeys = [
+        "name", "timezone", "phone", "email", "address", "is_active",
+        "specialties", "accepts_new_patients", "description", "website", "license_number",
+    ]
 
     var name: String?
     var timezone: String?
@@ -91,6 +94,11 @@ struct PracticeInput {
     var email: FieldPatch<String>
     var address: FieldPatch<String>
     var isActive: Bool?
+    var specialties: [String]?
+    var acceptsNewPatients: Bool?
+    var description: FieldPatch<String>
+    var website: FieldPatch<String>
+    var licenseNumber: FieldPatch<String>
 
     init(_ fields: FieldReader, creating: Bool) throws {
         name = creating
@@ -107,6 +115,11 @@ struct PracticeInput {
         email = try fields.email("email", required: false, nullable: true)
         address = try fields.optionalString("address", trim: true, max: 500)
         isActive = try fields.optionalBool("is_active")
+        specialties = try fields.optionalStringArray("specialties", maxCount: 50, itemMax: 100)
+        acceptsNewPatients = try fields.optionalBool("accepts_new_patients")
+        description = try fields.optionalString("description", trim: false, max: 5000).emptyAsNull
+        website = try fields.optionalString("website", max: 500).emptyAsNull
+        licenseNumber = try fields.optionalString("license_number", max: 100).emptyAsNull
     }
 
     func apply(to practice: Practice) {
@@ -115,5 +128,10 @@ struct PracticeInput {
         practice.setIfChanged(\.phone, phone.applied(to: practice.phone))
         practice.setIfChanged(\.email, email.applied(to: practice.email))
         practice.setIfChanged(\.address, address.applied(to: practice.address))
+        if let specialties { practice.setIfChanged(\.specialties, specialties) }
+        if let acceptsNewPatients { practice.setIfChanged(\.acceptsNewPatients, acceptsNewPatients) }
+        practice.setIfChanged(\.description, description.applied(to: practice.description))
+        practice.setIfChanged(\.website, website.applied(to: practice.website))
+        practice.setIfChanged(\.licenseNumber, licenseNumber.applied(to: practice.licenseNumber))
     }
 }

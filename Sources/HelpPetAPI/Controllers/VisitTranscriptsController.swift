@@ -29,7 +29,11 @@ struct VisitTranscriptsController: HelpPetRouteCollection {
         if caller.isMember { builder.filter(\.$practiceID == (caller.practiceID ?? UUID())) }
         if let state { builder.filter(\.$stateValue == state.rawValue) }
         if !includePending { builder.filter(VisitFilters.notPending(on: req.db)) }
-        return try await Self.page(builder, page, caller: caller, req: req)
+        let total = try await builder.count()
+        let visits = try await Self.ordered(builder).range(page.range).all()
+        return try JSONResponse.page(visits.map {
+            VisitTranscriptListItemResponse($0, objectURL: Self.objectURL(of: $0, req: req), hideDraftSummary: caller.isOwner)
+        }, total: total)
     }
 
     @Sendable func listForAppointment(req: Request) async throws -> Response {
@@ -66,9 +70,12 @@ struct VisitTranscriptsController: HelpPetRouteCollection {
     /// One page in the lists' order (`visit_date` and `created_at` descending, then id) with `X-Total-Count`.
     static func page(_ builder: QueryBuilder<Visit>, _ page: Pagination, caller: Caller, req: Request) async throws -> Response {
         let total = try await builder.count()
-        let visits = try await builder.sort(\.$visitDate, .descending).sort(\.$createdAt, .descending).sort(\.$id)
-            .range(page.range).all()
+        let visits = try await ordered(builder).range(page.range).all()
         return try JSONResponse.page(visits.map { response($0, caller: caller, req: req) }, total: total)
+    }
+
+    static func ordered(_ builder: QueryBuilder<Visit>) -> QueryBuilder<Visit> {
+        builder.sort(\.$visitDate, .descending).sort(\.$createdAt, .descending).sort(\.$id)
     }
 
     static func response(_ visit: Visit, caller: Caller, req: Request) -> VisitTranscriptResponse {

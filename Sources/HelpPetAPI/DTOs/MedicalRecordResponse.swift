@@ -19,8 +19,24 @@ struct MedicalRecordResponse: Encodable, Sendable {
     let created_by: String
     let created_at: Date
     let updated_at: Date
+    // The iPhone app's fields (docs/iphone-app-compatibility.md).
+    let visit_date: Date
+    let follow_up_required: Bool
+    /// The same value as `created_by`.
+    let created_by_user_id: String
+    /// The same value as `treatment_plan`.
+    @NullEncodable var treatment: String?
+    let is_follow_up_due: Bool
+    let days_since_visit: Int
+    @NullEncodable var veterinarian_name: String?
+    @NullEncodable var clinic_name: String?
+    @NullEncodable var weight: Double?
+    @NullEncodable var temperature: Double?
+    @NullEncodable var cost: Double?
+    @NullEncodable var medical_data: [String: JSONValue]?
 
-    init(_ r: MedicalRecord) {
+    /// - Parameter today: today in the record's practice zone (MedicalRecordPresenter).
+    init(_ r: MedicalRecord, today: CalendarDay, zone: TimeZone) {
         id = r.id!.lowercased
         original_id = r.originalID.lowercased
         version = r.version
@@ -38,6 +54,20 @@ struct MedicalRecordResponse: Encodable, Sendable {
         created_by = r.createdBy.lowercased
         created_at = r.createdAt
         updated_at = r.updatedAt
+        visit_date = r.effectiveVisitDate
+        follow_up_required = r.followUpRequired
+        created_by_user_id = created_by
+        treatment = r.treatmentPlan
+        // Only the current version can still be due: a superseded version's follow-up was replaced by the amendment.
+        let followUp = r.followUpDate.flatMap(CalendarDay.init)
+        is_follow_up_due = r.isCurrent && followUp.map { $0 <= today } == true
+        days_since_visit = Int(today.daysSince1970 - LocalDay.day(containing: r.effectiveVisitDate, in: zone).daysSince1970)
+        veterinarian_name = r.veterinarianName
+        clinic_name = r.clinicName
+        weight = r.weight
+        temperature = r.temperature
+        cost = r.cost
+        medical_data = r.medicalData
     }
 }
 

@@ -10,12 +10,18 @@ struct OwnedPetSummary: Encodable, Sendable {
 
 struct PetOwnerResponse: Encodable, Sendable {
     let id: String
+    /// The same value as `id`: the iPhone app identifies owners by `uuid`.
+    let uuid: String
     let first_name: String
     let last_name: String
     let full_name: String
     let email: String
     @NullEncodable var phone: String?
+    @NullEncodable var secondary_phone: String?
     @NullEncodable var address: String?
+    @NullEncodable var emergency_contact: String?
+    @NullEncodable var preferred_communication: String?
+    let notifications_enabled: Bool
     @NullEncodable var user_id: String?
     let practice_ids: [String]
     let pets: [OwnedPetSummary]
@@ -24,12 +30,17 @@ struct PetOwnerResponse: Encodable, Sendable {
 
     init(_ o: PetOwner, practiceIDs: [String], pets: [OwnedPetSummary]) {
         id = o.id!.lowercased
+        uuid = id
         first_name = o.firstName
         last_name = o.lastName
         full_name = o.fullName
         email = o.email
         phone = o.phone
+        secondary_phone = o.secondaryPhone
         address = o.address
+        emergency_contact = o.emergencyContact
+        preferred_communication = o.preferredCommunication
+        notifications_enabled = o.notificationsEnabled
         user_id = o.userID?.lowercased
         practice_ids = practiceIDs
         self.pets = pets

@@ -5,8 +5,20 @@ struct PetOwnerBrief: Encodable, Sendable {
     let id: String
     let first_name: String
     let last_name: String
+    let full_name: String
     let email: String
     @NullEncodable var phone: String?
+    @NullEncodable var user_id: String?
+
+    init(_ o: PetOwner) {
+        id = o.id!.lowercased
+        first_name = o.firstName
+        last_name = o.lastName
+        full_name = o.fullName
+        email = o.email
+        phone = o.phone
+        user_id = o.userID?.lowercased
+    }
 }
 
 struct PetResponse: Encodable, Sendable {
@@ -20,14 +32,24 @@ struct PetResponse: Encodable, Sendable {
     @NullEncodable var date_of_birth: String?
     @NullEncodable var weight: Double?
     @NullEncodable var microchip_number: String?
+    /// The same stored value as `microchip_number`, under the iPhone app's name.
+    @NullEncodable var microchip_id: String?
     @NullEncodable var allergies: String?
+    @NullEncodable var spayed_neutered: Bool?
+    @NullEncodable var medications: String?
+    @NullEncodable var medical_notes: String?
+    @NullEncodable var emergency_contact: String?
+    @NullEncodable var emergency_phone: String?
+    @NullEncodable var age_years: Int?
+    let display_name: String
     let is_active: Bool
     let registration_date: String
     let owner: PetOwnerBrief
     let created_at: Date
     let updated_at: Date
 
-    init(_ p: Pet, owner o: PetOwner) {
+    /// - Parameter today: today in the zone the pet's age is counted in (PetAge).
+    init(_ p: Pet, owner o: PetOwner, today: CalendarDay) {
         id = p.id!.lowercased
         owner_id = p.ownerID.lowercased
         name = p.name
@@ -38,10 +60,19 @@ struct PetResponse: Encodable, Sendable {
         date_of_birth = p.dateOfBirth
         weight = p.weight
         microchip_number = p.microchipNumber
+        microchip_id = p.microchipNumber
         allergies = p.allergies
+        spayed_neutered = p.spayedNeutered
+        medications = p.medications
+        medical_notes = p.medicalNotes
+        emergency_contact = p.emergencyContact
+        emergency_phone = p.emergencyPhone
+        age_years = p.dateOfBirth.flatMap(CalendarDay.init).map { PetAge.wholeYears(born: $0, today: today) }
+        // As the original backend forms it.
+        display_name = "\(p.name) (\(p.species))"
         is_active = p.isActive
         registration_date = p.registrationDate
-        owner = PetOwnerBrief(id: o.id!.lowercased, first_name: o.firstName, last_name: o.lastName, email: o.email, phone: o.phone)
+        owner = PetOwnerBrief(o)
         created_at = p.createdAt
         updated_at = p.updatedAt
     }

@@ -17,6 +17,8 @@ public enum AppointmentType: String, CaseIterable, Codable, Sendable {
     case checkup, vaccination, surgery, emergency
     case followUp = "follow_up"
     case consultation
+    /// Offered by the iPhone app's edit picker (M0113).
+    case grooming
 }
 
 public enum VisitState: String, CaseIterable, Codable, Sendable {
@@ -33,4 +35,6 @@ public enum MedicalRecordType: String, CaseIterable, Codable, Sendable {
     case labResult = "lab_result"
     case visitSummary = "visit_summary"
     case other
+    /// Offered by the iPhone app (M0113).
+    case grooming
 }

@@ -16,6 +16,11 @@ final class Pet: Model, @unchecked Sendable {
     @OptionalField(key: "weight") var weight: Double?
     @OptionalField(key: "microchip_number") var microchipNumber: String?
     @OptionalField(key: "allergies") var allergies: String?
+    @OptionalField(key: "spayed_neutered") var spayedNeutered: Bool?
+    @OptionalField(key: "medications") var medications: String?
+    @OptionalField(key: "medical_notes") var medicalNotes: String?
+    @OptionalField(key: "emergency_contact") var emergencyContact: String?
+    @OptionalField(key: "emergency_phone") var emergencyPhone: String?
     @Field(key: "is_active") var isActive: Bool
     @Field(key: "registration_date") var registrationDate: String
     @Field(key: "created_at") var createdAt: Date

@@ -11,12 +11,19 @@ final class PetOwner: Model, @unchecked Sendable {
     @OptionalField(key: "phone") var phone: String?
     @OptionalField(key: "address") var address: String?
     @OptionalField(key: "user_id") var userID: UUID?
+    @OptionalField(key: "secondary_phone") var secondaryPhone: String?
+    @OptionalField(key: "emergency_contact") var emergencyContact: String?
+    @OptionalField(key: "preferred_communication") var preferredCommunication: String?
+    @Field(key: "notifications_enabled") var notificationsEnabled: Bool
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 
-    init() {}
+    /// The column defaults of M0112 for new rows; a row loaded from the database overwrites them.
+    init() { notificationsEnabled = true }
 
-    var fullName: String { firstName + " " + lastName }
+    /// First and last name joined by one space; an owner created from a one-word `full_name` has an empty last name
+    /// and is just the first name (FullNameSplit reverses this exactly).
+    var fullName: String { lastName.isEmpty ? firstName : firstName + " " + lastName }
 }
 
 /// The owner is a client of the practice: this row is what makes the owner visible to its members.

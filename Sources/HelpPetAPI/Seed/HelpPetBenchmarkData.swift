@@ -298,6 +298,8 @@ public enum HelpPetBenchmarkData {
                 r.createdBy = vetID
                 r.createdAt = firstCreated.addingTimeInterval(Double((v - 1) * 3 * 86_400))
                 r.updatedAt = v == versions ? r.createdAt : firstCreated.addingTimeInterval(Double(v * 3 * 86_400))
+                r.visitDate = firstCreated
+                r.followUpRequired = r.followUpDate != nil
                 records.append(r)
             }
             if !practices[practice].recordPets.contains(petID), practices[practice].recordPets.count < 500 {

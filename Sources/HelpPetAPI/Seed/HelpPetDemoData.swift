@@ -188,9 +188,11 @@ public enum HelpPetDemoData {
             r.medications = medications
             r.notes = notes
             r.followUpDate = followUp
+            r.followUpRequired = followUp != nil
             r.createdBy = by
             r.createdAt = created
             r.updatedAt = updated
+            r.visitDate = created
             return r
         }
         let earlier = now.addingTimeInterval(-1)

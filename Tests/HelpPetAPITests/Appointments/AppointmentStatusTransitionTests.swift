@@ -3,7 +3,8 @@ import Foundation
 import Testing
 import VaporTesting
 
-/// The status table of contract §5.2, through `PUT /appointments/{id}` and `DELETE` (cancel).
+/// The status table of contract §5.2, through `PUT /appointments/{id}` and `DELETE` (cancel); the legacy client
+/// profile's extra `scheduled`/`confirmed` → `completed` (docs/iphone-app-compatibility.md) is checked last.
 @Suite struct AppointmentStatusTransitionTests {
     static let statuses = ["scheduled", "confirmed", "in_progress", "completed", "cancelled"]
     static let allowed: Set<String> = [
@@ -69,6 +70,26 @@ import VaporTesting
                 #expect(loser.status == .conflict)
                 #expect(loser.detail?.hasPrefix("Cannot change appointment status from ") == true)
             }
+        }
+    }
+
+    /// The shipped app may complete an appointment whose visit was never started; other transitions keep the 409.
+    @Test func theLegacyAppMayCompleteAScheduledOrConfirmedAppointment() async throws {
+        try await withTestApp { app in
+            let vet = try await app.token(for: Demo.vet1)
+            let legacy: HTTPHeaders = ["User-Agent": "HelpPetAI/57 CFNetwork/1496.0.7 Darwin/23.5.0"]
+            for from in ["scheduled", "confirmed"] {
+                let id = try await AppointmentFixtures.create(app, token: vet)
+                try await AppointmentFixtures.drive(app, token: vet, id: id, to: from)
+                let done = try await app.put("/api/v1/appointments/\(id)", token: vet, json: ["status": "completed"], headers: legacy)
+                #expect(done.status == .ok && done.json["status"].string == "completed", "\(from): \(done)")
+                let reopen = try await app.put("/api/v1/appointments/\(id)", token: vet, json: ["status": from], headers: legacy)
+                #expect(reopen.status == .conflict, "\(reopen)")
+            }
+            let started = try await AppointmentFixtures.create(app, token: vet)
+            try await AppointmentFixtures.drive(app, token: vet, id: started, to: "in_progress")
+            let back = try await app.put("/api/v1/appointments/\(started)", token: vet, json: ["status": "scheduled"], headers: legacy)
+            #expect(back.status == .conflict, "\(back)")
         }
     }
 }

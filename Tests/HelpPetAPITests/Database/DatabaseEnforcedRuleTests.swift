@@ -100,7 +100,7 @@ import Testing
             try await sql.run(sql.appointment(minutes: 480))
             await sql.expectRejected(.check, sql.appointment(status: "pending"))
             await sql.expectRejected(.check, sql.appointment(status: "Scheduled"))
-            await sql.expectRejected(.check, sql.appointment(type: "grooming"))
+            await sql.expectRejected(.check, sql.appointment(type: "spa"))
             await sql.expectRejected(.check, sql.appointment(minutes: 4))
             await sql.expectRejected(.check, sql.appointment(minutes: 481))
             await sql.expectRejected(.check, sql.appointment(minutes: 0))

@@ -71,14 +71,14 @@ import VaporTesting
     }
 
     static let allowedTypes =
-        "Allowed: checkup, vaccination, surgery, emergency, dental, diagnostic, treatment, follow_up, lab_result, visit_summary, other"
+        "Allowed: checkup, vaccination, surgery, emergency, dental, diagnostic, treatment, follow_up, lab_result, visit_summary, other, grooming"
 
     @Test(arguments: [FieldCase]([
         FieldCase("pet_id", "nope", "Invalid pet ID format"),
         FieldCase("pet_id", "", "Invalid pet ID format"),
         FieldCase("pet_id", nil, "pet_id cannot be null"),
         FieldCase("record_type", "Checkup", "Invalid record_type: 'Checkup'. \(allowedTypes)"),
-        FieldCase("record_type", "grooming", "Invalid record_type: 'grooming'. \(allowedTypes)"),
+        FieldCase("record_type", "spa", "Invalid record_type: 'spa'. \(allowedTypes)"),
         FieldCase("record_type", "", "Invalid record_type: ''. \(allowedTypes)"),
         FieldCase("record_type", nil, "record_type cannot be null"),
         FieldCase("record_type", 1, "record_type must be a string"),
@@ -95,10 +95,11 @@ import VaporTesting
         FieldCase("medications", [""], "medications items must be 1 to 200 characters"),
         FieldCase("medications", ["ok", "   "], "medications items must be 1 to 200 characters"),
         FieldCase("medications", [.string(String(repeating: "m", count: 201))], "medications items must be 1 to 200 characters"),
-        FieldCase("medications", "aspirin", "medications must be an array"),
+        FieldCase("medications", 42, "medications must be an array"),
         FieldCase("medications", nil, "medications cannot be null"),
         FieldCase("follow_up_date", "2026-02-29", "follow_up_date must be a date in YYYY-MM-DD format"),
-        FieldCase("follow_up_date", "2026-02-28T00:00:00Z", "follow_up_date must be a date in YYYY-MM-DD format"),
+        FieldCase("follow_up_date", "2026-02-28T00:00:00",
+                  "follow_up_date must be a date in YYYY-MM-DD format or an ISO-8601 datetime with a timezone"),
         FieldCase("follow_up_date", "next week", "follow_up_date must be a date in YYYY-MM-DD format"),
         FieldCase("practice_id", "nope", "Invalid practice ID format"),
     ]))

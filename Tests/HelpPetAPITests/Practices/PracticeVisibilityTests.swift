@@ -9,6 +9,8 @@ import VaporTesting
     static let demo = Demo.practiceID.uuidString.lowercased()
     static let practiceKeys: Set<String> = [
         "id", "name", "timezone", "phone", "email", "address", "is_active", "created_at", "updated_at",
+        // Issue 13: the iPhone app's keys.
+        "uuid", "specialties", "accepts_new_patients", "description", "website", "license_number", "admin_user_id",
     ]
 
     /// Adds two practices (one inactive) and returns their ids: ["Aardvark Animal Hospital", "Zebra Vets"].

@@ -28,7 +28,7 @@ import VaporTesting
             let expected = twins + [laterCreated, earlierCreated, Demo.visitID.lowercased, oldest]
             #expect(response.json.ids == expected)
             #expect(response.totalCount == "7")
-            for visit in response.json.array ?? [] { #expect(visit.keys == ClinicalKeys.visitTranscript) }
+            for visit in response.json.array ?? [] { #expect(visit.keys == ClinicalKeys.petVisitListItem) }
 
             let page = try await app.get(VisitFixtures.list(pet: 1, "?limit=3&offset=2"), token: vet)
             #expect(page.json.ids == Array(expected[2...4]))

@@ -1,0 +1,62 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// APNs device tokens of the caller (any role): register (idempotent; a token moves to the last user who registers
+/// it), unregister, list. Pushes are not sent here; see NotificationOutbox.
+struct DeviceTokensController: HelpPetRouteCollection {
+    func boot(routes: any RoutesBuilder) {
+        let tokens = routes.grouped("device-tokens")
+        tokens.get(use: list)
+        tokens.post("register", use: register)
+        tokens.delete("unregister", use: unregister)
+    }
+
+    @Sendable func register(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let fields = try req.jsonObject()
+        let token = try Self.deviceToken(fields)
+        let type = try fields.optionalString("device_type", max: 20, nullable: false).valueIfPresent ?? "ios"
+        guard type == "ios" else { throw APIError.badRequest("Invalid device_type: '\(type)'. Allowed: ios") }
+        let now = req.now
+        // One statement decides concurrent registrations of the same token: the last one owns it.
+        try await req.db.sql.raw("""
+            INSERT INTO device_tokens (id, user_id, device_token, device_type, is_active, created_at, updated_at)
+            VALUES (\(bind: UUID()), \(bind: caller.id), \(bind: token), \(bind: type), \(bind: true), \(bind: now), \(bind: now))
+            ON CONFLICT (device_token) DO UPDATE SET user_id = excluded.user_id, device_type = excluded.device_type,
+                is_active = excluded.is_active, updated_at = excluded.updated_at
+            """).run()
+        guard let stored = try await DeviceToken.query(on: req.db).filter(\.$deviceToken == token).first() else {
+            throw APIError.notFound("Device token not found")
+        }
+        return try JSONResponse.make(DeviceTokenResponse(stored))
+    }
+
+    /// `DELETE` with a JSON body `{device_token}` (the app's call). Idempotent: a token that is not the caller's, or
+    /// not registered at all, is answered the same 204 and left alone.
+    @Sendable func unregister(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let token = try Self.deviceToken(try req.jsonObject())
+        try await DeviceToken.query(on: req.db)
+            .filter(\.$deviceToken == token).filter(\.$userID == caller.id).delete()
+        return Response(status: .noContent)
+    }
+
+    @Sendable func list(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let tokens = try await DeviceToken.query(on: req.db).filter(\.$userID == caller.id)
+            .sort(\.$createdAt, .descending).sort(\.$id).all()
+        return try JSONResponse.page(tokens.map(DeviceTokenResponse.init), total: tokens.count)
+    }
+
+    /// An APNs token as the app sends it: hexadecimal, 32 to 200 digits; stored lowercased so one device is one row.
+    static func deviceToken(_ fields: FieldReader) throws -> String {
+        let token = try fields.requiredString("device_token", max: 200)
+        guard token.count >= 32, token.allSatisfy(\.isHexDigit) else {
+            throw APIError.badRequest("device_token must be 32 to 200 hexadecimal digits")
+        }
+        return token.lowercased()
+    }
+}

@@ -1,0 +1,167 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// A vet's availability windows (the iPhone app's work-schedule screen, `scheduling-unix` in the original backend):
+/// stored as UTC instants and listed for the windows that overlap one local day of a given zone
+/// (docs/iphone-app-compatibility.md). Staff only; a member manages the vets of their own practice, ADMIN every vet.
+struct VetAvailabilityController: HelpPetRouteCollection {
+    /// One path parameter name for the three routes below: the router cannot tell two names at one position apart.
+    /// It is the vet's id for GET and the window's id for PUT and DELETE (as in the app's calls).
+    func boot(routes: any RoutesBuilder) {
+        let availability = routes.grouped("scheduling-unix", "vet-availability")
+        availability.post(use: create)
+        availability.get(":id", use: listForDay)
+        availability.put(":id", use: update)
+        availability.delete(":id", use: delete)
+    }
+
+    static let notFound = APIError.notFound("Vet availability not found")
+    static let overlap = APIError.conflict("The vet already has an availability window overlapping this time")
+
+    @Sendable func listForDay(req: Request) async throws -> Response {
+        let caller = try req.caller
+        let vetID = try req.pathID("id", .vetUser)
+        let query = req.queryParameters
+        let requestedDay = try query.day()
+        let zoneID = try Self.zoneIdentifier(query)
+        let (_, practice) = try await Self.vet(vetID, for: caller, on: req.db)
+        // The zone the app's device is in; without one, the practice's.
+        let zone = zoneID.flatMap(TimeZone.init(identifier:)) ?? practice.timeZone
+        let day = requestedDay ?? LocalDay.day(containing: req.now, in: zone)
+        let window = LocalDay.window(of: day, in: zone)
+        let windows = try await VetAvailability.query(on: req.db)
+            .filter(\.$vetUserID == vetID)
+            .filter(\.$practiceID == practice.id!)
+            .filter(\.$isActive == true)
+            .filter(\.$startAt < window.upperBound)
+            .filter(\.$endAt > window.lowerBound)
+            .sort(\.$startAt).sort(\.$id)
+            .all()
+        return try JSONResponse.make(windows.map(VetAvailabilityResponse.init))
+    }
+
+    @Sendable func create(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let fields = try req.jsonObject()
+        let vetID = try fields.requiredUUID("vet_user_id", kind: .vetUser)
+        let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice, nullable: true).valueIfPresent
+        let input = try VetAvailabilityInput(fields, creating: true)
+        let (_, practice) = try await Self.vet(vetID, for: caller, on: req.db)
+        if let requestedPractice, requestedPractice != practice.id {
+            throw APIError.badRequest("practice_id must be the vet's practice")
+        }
+        let now = req.now
+        let window = VetAvailability()
+        window.id = UUID()
+        window.vetUserID = vetID
+        window.practiceID = practice.id!
+        window.startAt = input.startAt!
+        window.endAt = input.endAt!
+        window.availabilityType = (input.availabilityType ?? .available).rawValue
+        window.notes = input.notes.valueIfPresent
+        window.isActive = input.isActive ?? true
+        window.createdAt = now
+        window.updatedAt = now
+        try await req.db.writeTransaction { db in
+            try await Self.refuseOverlap(window, on: db)
+            try await window.create(on: db)
+        }
+        return try JSONResponse.make(VetAvailabilityResponse(window), status: .created)
+    }
+
+    @Sendable func update(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let id = try req.pathID("id", .availability)
+        let fields = try req.jsonObject()
+        try fields.requireUnchanged("id", current: id.lowercased)
+        let input = try VetAvailabilityInput(fields, creating: false)
+        guard fields.containsAny(of: VetAvailabilityInput.updatableKeys) else {
+            throw APIError.badRequest("At least one updatable field is required")
+        }
+        let now = req.now
+        let updated = try await req.db.writeTransaction { db -> VetAvailability in
+            let window = try await Self.visibleWindow(id, for: caller, on: db)
+            try fields.requireUnchanged("vet_user_id", current: window.vetUserID.lowercased)
+            try fields.requireUnchanged("practice_id", current: window.practiceID.lowercased)
+            if let start = input.startAt { window.setIfChanged(\.startAt, start) }
+            if let end = input.endAt { window.setIfChanged(\.endAt, end) }
+            guard window.endAt > window.startAt else { throw APIError.badRequest("end_at must be after start_at") }
+            try VetAvailabilityInput.checkLength(from: window.startAt, to: window.endAt)
+            if let type = input.availabilityType { window.setIfChanged(\.availabilityType, type.rawValue) }
+            window.setIfChanged(\.notes, input.notes.applied(to: window.notes))
+            if let isActive = input.isActive { window.setIfChanged(\.isActive, isActive) }
+            if window.hasChanges {
+                try await Self.refuseOverlap(window, on: db)
+                window.updatedAt = now
+                try await window.update(on: db)
+            }
+            return window
+        }
+        return try JSONResponse.make(VetAvailabilityResponse(updated))
+    }
+
+    @Sendable func delete(req: Request) async throws -> Response {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let id = try req.pathID("id", .availability)
+        let window = try await Self.visibleWindow(id, for: caller, on: req.db)
+        try await window.delete(on: req.db)
+        return Response(status: .noContent)
+    }
+
+    /// `timezone` as the app sends it (`Area/City`, the device's zone): a tz database name, or 400.
+    static func zoneIdentifier(_ query: QueryParameters) throws -> String? {
+        guard let raw = query.values["timezone"] else { return nil }
+        guard LocalDay.isAcceptedZoneIdentifier(raw) else {
+            throw APIError.badRequest("timezone must be an IANA time zone name such as America/Los_Angeles")
+        }
+        return raw
+    }
+
+    /// The vet of a schedule and their practice, as the caller may see them: the vet is a member (VET or VET_STAFF)
+    /// of a practice, and a member caller sees only the vets of their own practice (another practice's vet is
+    /// answered like a missing one). Pet owners have no access.
+    static func vet(_ id: UUID, for caller: Caller, on db: any Database) async throws -> (User, Practice) {
+        try caller.requireStaff()
+        guard let vet = try await User.find(id, on: db), vet.role.isMember, let practiceID = vet.practiceID,
+            !caller.isMember || practiceID == caller.practiceID,
+            let practice = try await Practice.find(practiceID, on: db)
+        else { throw APIError.notFound("Vet not found") }
+        return (vet, practice)
+    }
+
+    /// A window the caller may change: any for ADMIN, those of the caller's practice for members.
+    static func visibleWindow(_ id: UUID, for caller: Caller, on db: any Database) async throws -> VetAvailability {
+        guard let window = try await VetAvailability.find(id, on: db),
+            !caller.isMember || window.practiceID == caller.practiceID
+        else { throw notFound }
+        return window
+    }
+
+    /// 409 when another active window of the same vet overlaps `window` (half-open: touching windows do not
+    /// overlap). Runs inside the write transaction; on PostgreSQL the vet's user row is locked first, so two
+    /// concurrent writes for one vet are checked one after the other (SQLite has a single writer already).
+    static func refuseOverlap(_ window: VetAvailability, on db: any Database) async throws {
+        guard window.isActive else { return }
+        if db.engine == .postgres {
+            _ = try await db.sql.raw("SELECT id FROM users WHERE id = \(bind: window.vetUserID) FOR UPDATE").all()
+        }
+        let clash = try await VetAvailability.query(on: db)
+            .filter(\.$vetUserID == window.vetUserID)
+            .filter(\.$id != window.id!)
+            .filter(\.$isActive == true)
+            .filter(\.$startAt < window.endAt)
+            .filter(\.$endAt > window.startAt)
+            .first()
+        if clash != nil { throw overlap }
+    }
+}
+
+extension IDKind {
+    static let availability = IDKind(invalidMessage: "Invalid availability ID format")
+}

@@ -1,0 +1,44 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// `GET /practices` without a token: the practice directory the iPhone app's onboarding searches before the user
+/// belongs to a practice (docs/iphone-app-compatibility.md). It shows only what a clinic publishes anyway (id/uuid,
+/// name, address, phone, email) of active practices, and is rate-limited per client IP. With an `Authorization`
+/// header the request is authenticated as everywhere else and answered by PracticesController's list, unchanged.
+struct PracticeDirectoryController: Sendable {
+    /// 60 directory requests per minute per client IP: the app asks once per search screen.
+    static let requestsPerMinute = 60
+
+    let limiter: PerProcessRateLimiter
+
+    init(enabled: Bool) {
+        limiter = PerProcessRateLimiter(limit: Self.requestsPerMinute, window: 60, enabled: enabled)
+    }
+
+    func boot(public routes: any RoutesBuilder) {
+        routes.get("practices", use: list)
+    }
+
+    @Sendable func list(req: Request) async throws -> Response {
+        if req.headers.first(name: .authorization) != nil {
+            let authenticated = AsyncBasicResponder { try await PracticesController().list(req: $0) }
+            return try await BearerAuthMiddleware().respond(to: req, chainingTo: authenticated)
+        }
+        let query = req.queryParameters
+        // `active_only` is accepted for the app's sake; the directory never lists an inactive practice.
+        _ = try query.optionalBool("active_only")
+        let acceptingOnly = try query.optionalBool("accepting_patients") ?? false
+        let page = try query.pagination()
+        if let wait = limiter.acquire(req.core.clientAddress.ip(of: req), now: req.core.clock.now()) {
+            throw APIError.tooManyRequests("Too many practice directory requests. Try again in \(wait) seconds.", retryAfter: wait)
+        }
+
+        let builder = Practice.query(on: req.db).filter(\.$isActive == true)
+        if acceptingOnly { builder.filter(\.$acceptsNewPatients == true) }
+        let total = try await builder.count()
+        let practices = try await builder.sort(\.$name).sort(\.$id).range(page.range).all()
+        return try JSONResponse.page(practices.map(PracticeDirectoryEntry.init), total: total)
+    }
+}
