@@ -36,7 +36,7 @@ public enum HelpPetModule {
         let protected = api.grouped(BearerAuthMiddleware())
         AuthController(throttle: throttle).boot(public: api, protected: protected)
         // `GET /practices` authenticates itself: without a token it is the public practice directory.
-        PracticeDirectoryController(enabled: !config.disableRateLimits).boot(public: api)
+        PracticeDirectoryController(ledger: app.core.attempts).boot(public: api)
         // Outside the route groups, so it answers before routing and authentication, as an unknown route would.
         app.middleware.use(PhoneServiceRoutesMiddleware())
         for controller in controllers {

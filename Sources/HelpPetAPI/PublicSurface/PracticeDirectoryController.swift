@@ -8,14 +8,11 @@ import Vapor
 /// name, address, phone, email) of active practices, and is rate-limited per client IP. With an `Authorization`
 /// header the request is authenticated as everywhere else and answered by PracticesController's list, unchanged.
 struct PracticeDirectoryController: Sendable {
-    /// 60 directory requests per minute per client IP: the app asks once per search screen.
-    static let requestsPerMinute = 60
+    /// 60 directory requests per minute per client IP: the app asks once per search screen. Counted in the shared
+    /// attempt ledger, so N API nodes on one PostgreSQL allow 60 in total.
+    static let perIP = AttemptRule(name: "helppet.practice_directory", limit: 60, window: 60)
 
-    let limiter: PerProcessRateLimiter
-
-    init(enabled: Bool) {
-        limiter = PerProcessRateLimiter(limit: Self.requestsPerMinute, window: 60, enabled: enabled)
-    }
+    let ledger: any AttemptLedger
 
     func boot(public routes: any RoutesBuilder) {
         routes.get("practices", use: list)
@@ -31,7 +28,8 @@ struct PracticeDirectoryController: Sendable {
         _ = try query.optionalBool("active_only")
         let acceptingOnly = try query.optionalBool("accepting_patients") ?? false
         let page = try query.pagination()
-        if let wait = limiter.acquire(req.core.clientAddress.ip(of: req), now: req.core.clock.now()) {
+        let key = Self.perIP.key(req.core.clientAddress.ip(of: req))
+        if case .refused(let wait) = try await ledger.reserve([key], hold: false, now: req.core.clock.now(), on: req.db) {
             throw APIError.tooManyRequests("Too many practice directory requests. Try again in \(wait) seconds.", retryAfter: wait)
         }
 
