@@ -218,13 +218,14 @@ import VaporTesting
         }
     }
 
+    /// `GET /practices` without a token is the public practice directory (issue 13, PracticeDirectoryTests).
     @Test func protectedRoutesAllRequireAToken() async throws {
         try await withTestApp { app in
             let id = Demo.practiceID.uuidString.lowercased()
             for (method, path) in [
                 (HTTPMethod.GET, "/api/v1/auth/me"), (.GET, "/api/v1/users"), (.POST, "/api/v1/users"),
                 (.GET, "/api/v1/users/\(Demo.vet1.id.uuidString.lowercased())"), (.PUT, "/api/v1/users/x"),
-                (.GET, "/api/v1/practices"), (.POST, "/api/v1/practices"), (.GET, "/api/v1/practices/\(id)"),
+                (.POST, "/api/v1/practices"), (.GET, "/api/v1/practices/\(id)"),
                 (.PUT, "/api/v1/practices/\(id)"),
             ] {
                 let response = try await app.send(method, path, body: "{}", contentType: .json)
