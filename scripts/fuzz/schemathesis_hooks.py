@@ -57,6 +57,18 @@ CONTRACT_REJECTIONS: list[tuple[str, str, str]] = [
     (r"^(POST|PUT) /api/v1/appointments", r"^(One or more pets not found or don't belong to this owner"
      r"|Pet owner is not a client of this practice|Pet [0-9a-f-]{36} is inactive"
      r"|assigned_vet_user_id must reference an active VET or VET_STAFF user of the practice)$", "§4.5"),
+    # Issue 13 (the iPhone app's aliases): both names of one field sent with different values (a rule across fields).
+    (r"^(POST|PUT) /api/v1/pets", r"^microchip_id and microchip_number must be the same when both are given$",
+     "issue 13"),
+    (r"^(POST|PUT) /api/v1/medical-records", r"^treatment and treatment_plan must be the same when both are given$",
+     "issue 13"),
+    # Issue 13 (vet availability): a window ends after it starts (a rule across fields); its instants and the
+    # medical record's visit_date are in the §1.6 range after conversion to UTC; the zone is a tz database name.
+    (r"^(POST|PUT) /api/v1/scheduling-unix/vet-availability", r"^end_at must be after start_at$", "issue 13"),
+    (r"^(POST|PUT) /api/v1/scheduling-unix/vet-availability", r"^(start_at|end_at) is out of range$", "§1.6"),
+    (r"^(POST|PUT) /api/v1/medical-records", r"^visit_date is out of range$", "§1.6"),
+    (r"^GET /api/v1/scheduling-unix/vet-availability/\{id\}$",
+     r"^timezone must be an IANA time zone name such as America/Los_Angeles$", "§1.6"),
     (r"^GET /api/v1/visit-transcripts/appointments/\{appointment_id\}/visits$",
      r"^Pet [0-9a-f-]{36} is not associated with appointment [0-9a-f-]{36}$", "§4.9"),
     # --- AutoDetail Hub (shared/contracts/autodetail-api.md) ---

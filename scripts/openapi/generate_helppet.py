@@ -44,7 +44,9 @@ OUTPUT = ROOT / "Sources" / "HelpPetAPI" / "Resources" / "openapi.json"
 # ---------------------------------------------------------------------------------------------------------------------
 
 
-NOT_BLANK = r"\S"  # at least one non-whitespace character: a string empty after trimming is refused (§1.7)
+# At least one character that is not white space: a string empty after trimming is refused (§1.7). U+0085 (NEL) is
+# white space to the server's trimming but not to a JSON Schema (ECMAScript) `\s`, so it is named.
+NOT_BLANK = r"[^\s\u0085]"
 
 
 def trimmed(min_length: int | None, max_length: int, description: str | None = None, **kwargs) -> dict:
@@ -478,7 +480,7 @@ def request_schemas() -> dict:
         "address": nullable(string(max_length=500)),
         "full_name": trimmed(1, 201, "Instead of `first_name`/`last_name` (the iPhone app): the last name is the "
                                      "text after the last space, the first name the rest; without a space the last "
-                                     "name is empty. With both forms they must agree."),
+                                     "name is empty. Ignored when a name part is sent."),
         "secondary_phone": nullable(string(max_length=32, pattern=PHONE_PATTERN)),
         "emergency_contact": nullable(trimmed(None, 200)),
         "preferred_communication": nullable(string(enum=["email", "sms", "phone", ""])),
@@ -490,6 +492,11 @@ def request_schemas() -> dict:
                                      "`null` is read as absent.")),
     }, required=["email"], description="`first_name` and `last_name`, or `full_name`, are required. `\"\"` for an "
                                        "optional text clears it (stored as null).")
+    # Both name parts, or `full_name` alone (with a name part present, the parts are what counts).
+    s["PetOwnerCreate"]["anyOf"] = [
+        {"required": ["first_name", "last_name"]},
+        {"required": ["full_name"], "not": {"anyOf": [{"required": ["first_name"]}, {"required": ["last_name"]}]}},
+    ]
     s["PetOwnerUpdate"] = partial_update(owner_fields, ["id", "user_id"])
     s["PetOwnerPracticeLink"] = obj({"practice_id": uuid()})
 
@@ -760,7 +767,7 @@ def practice_routes(p: Paths) -> None:
           parameters=[query_bool("is_active", None), query_bool("active_only", None, "Directory: accepted, always "
                       "true."), query_bool("accepting_patients", None, "Directory only."), *PAGINATION],
           responses={"200": json_response("Practices (with a token) or directory entries (without).",
-                                          {"oneOf": [array(ref("Practice")), array(ref("PracticeDirectoryEntry"))]},
+                                          {"anyOf": [array(ref("Practice")), array(ref("PracticeDirectoryEntry"))]},
                                           headers=("X-Total-Count",)),
                      **errors(400, 401, 429)})
     p.add("post", f"{API}/practices", "createPractice", tag=tag, summary="Create a practice (ADMIN)",

@@ -70,7 +70,8 @@ struct MedicalRecordInput {
         }
     }
 
-    /// `treatment` is the app's name of `treatment_plan`; both may be sent only with the same value.
+    /// `treatment` is the app's name of `treatment_plan`; both may be sent only with the same value (`""` and
+    /// `null` both mean "no plan", so they agree).
     static func treatmentPlan(_ fields: FieldReader) throws -> FieldPatch<String> {
         let plan = try fields.optionalString("treatment_plan", trim: false, max: 5000)
         let alias = try fields.optionalString("treatment", trim: false, max: 5000)
@@ -78,7 +79,8 @@ struct MedicalRecordInput {
         case (_, .absent): return plan
         case (.absent, _): return alias
         default:
-            guard plan.valueIfPresent == alias.valueIfPresent else {
+            func cleared(_ text: String?) -> String? { text?.isEmpty == true ? nil : text }
+            guard cleared(plan.valueIfPresent) == cleared(alias.valueIfPresent) else {
                 throw APIError.badRequest("treatment and treatment_plan must be the same when both are given")
             }
             return plan

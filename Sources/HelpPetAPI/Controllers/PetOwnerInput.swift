@@ -41,6 +41,8 @@ struct PetOwnerInput {
     /// FullNameSplit (the app's create and edit screens send just `full_name`). With either part present,
     /// `full_name` is what the contract says of every server-computed key: ignored.
     private static func names(_ fields: FieldReader, creating: Bool) throws -> (first: String?, last: String?) {
+        // Ignored beside the name parts, but it must still be what the contract allows for it.
+        _ = try fields.optionalString("full_name", min: 1, max: 201, nullable: false)
         if !fields.contains("first_name"), !fields.contains("last_name"),
             let full = try fields.optionalString("full_name", min: 1, max: 201, nullable: false).valueIfPresent
         {

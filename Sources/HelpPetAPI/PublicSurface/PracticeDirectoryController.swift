@@ -20,7 +20,12 @@ struct PracticeDirectoryController: Sendable {
 
     @Sendable func list(req: Request) async throws -> Response {
         if req.headers.first(name: .authorization) != nil {
-            let authenticated = AsyncBasicResponder { try await PracticesController().list(req: $0) }
+            // The directory's own filters are still checked (after authentication): a bad value is a 400 either way.
+            let authenticated = AsyncBasicResponder { req in
+                _ = try req.queryParameters.optionalBool("active_only")
+                _ = try req.queryParameters.optionalBool("accepting_patients")
+                return try await PracticesController().list(req: req)
+            }
             return try await BearerAuthMiddleware().respond(to: req, chainingTo: authenticated)
         }
         let query = req.queryParameters
