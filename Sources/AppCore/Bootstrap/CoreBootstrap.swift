@@ -15,6 +15,11 @@ public enum CoreBootstrap {
         app.http.server.configuration.port = config.port
         // Requests are recorded once, by RequestObservationMiddleware, with route templates as labels.
         app.http.server.configuration.reportMetrics = false
+        // Vapor hands a request over only at its first body byte, so a head that promises a body and then sends
+        // nothing never reaches the body deadline; the idle timeout is the one thing that frees such a socket
+        // (docs/transport-safety.md). It is measured on bytes in both directions, so a slow but moving upload or
+        // download is never cut; no handler of ours works silently for anywhere near that long.
+        app.http.server.configuration.idleTimeout = .milliseconds(Int64(config.connectionIdleTimeoutSeconds * 1000))
         app.routes.defaultMaxBodySize = "1mb"
 
         try DatabaseSetup.configure(app, config: config)

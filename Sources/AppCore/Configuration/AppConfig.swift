@@ -40,6 +40,9 @@ public struct AppConfig: Sendable {
     public var logLevel: Logger.Level
     /// `REQUEST_BODY_TIMEOUT_SECONDS`: time a client has to deliver a JSON/form body (streamed uploads excepted).
     public var requestBodyTimeoutSeconds: Double
+    /// `HTTP_IDLE_TIMEOUT_SECONDS`: a connection on which no byte moves either way for this long is closed: an idle
+    /// keep-alive connection, a head whose promised body never starts, a client that stops sending mid-head.
+    public var connectionIdleTimeoutSeconds: Double
     public var metricsToken: String?
     public var storage: StorageSettings
     public var reconciler: ReconcilerSettings
@@ -135,6 +138,7 @@ public struct AppConfig: Sendable {
             disableRateLimits: try env.bool("DISABLE_RATE_LIMITS", default: false),
             logLevel: logLevel,
             requestBodyTimeoutSeconds: try env.double("REQUEST_BODY_TIMEOUT_SECONDS", default: 30, range: 0.1...3600),
+            connectionIdleTimeoutSeconds: try env.double("HTTP_IDLE_TIMEOUT_SECONDS", default: 60, range: 1...3600),
             metricsToken: env.string("METRICS_TOKEN"),
             storage: storage,
             reconciler: reconciler,

@@ -85,4 +85,47 @@ import VaporTesting
             }
         }
     }
+
+    /// Issue 12 item 10, the part the application can do: a head that promises a body and then sends nothing held its
+    /// socket forever, because the request never reaches the application; now the idle timeout frees it. Idle
+    /// keep-alive connections go the same way, while a body that keeps moving, however slowly, is never cut.
+    @Test func aConnectionOnWhichNothingMovesIsClosedAtTheIdleTimeout() async throws {
+        try await withTestApp(env: ["HTTP_IDLE_TIMEOUT_SECONDS": "1"]) { app in
+            try await app.whileListening { port in
+                let silent = try await RawConnection.open(port: port)
+                defer { silent.close() }
+                await silent.send(Self.head("POST", "/api/v1/auth/token", [
+                    "Host: localhost", "Content-Type: application/json", "Content-Length: 100",
+                ]))
+                #expect(await silent.closedByServer(within: 4), "a body that never starts must not hold the socket")
+
+                let idle = try await RawConnection.open(port: port)
+                defer { idle.close() }
+                await idle.send(Self.head("GET", "/health", ["Host: localhost"]))
+                #expect(await idle.readAnswer(timeout: 5)?.status == 200)
+                #expect(await idle.closedByServer(within: 4), "an idle keep-alive connection must be closed")
+
+                let slow = try await RawConnection.open(port: port)
+                defer { slow.close() }
+                let body = #"{"username":"nobody","password":"not-the-password"}"#
+                await slow.send(Self.head("POST", "/api/v1/auth/token", [
+                    "Host: localhost", "Content-Type: application/json", "Content-Length: \(body.utf8.count)",
+                ]))
+                for chunk in body.chunked(into: 8) {
+                    try await Task.sleep(for: .milliseconds(400))
+                    #expect(await slow.send(chunk), "a moving body must not be cut")
+                }
+                #expect(await slow.readAnswer(timeout: 5)?.status == 401)
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate func chunked(into size: Int) -> [String] {
+        stride(from: 0, to: count, by: size).map { start in
+            let from = index(startIndex, offsetBy: start)
+            return String(self[from..<(index(from, offsetBy: size, limitedBy: endIndex) ?? endIndex)])
+        }
+    }
 }
