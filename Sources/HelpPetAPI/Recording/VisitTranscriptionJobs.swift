@@ -87,6 +87,13 @@ public enum VisitTranscriptionJobs {
             patch.set["transcription_completed_at"] = .string(WireTime.format(result.completedAt))
             patch.set["transcript_length"] = .integer(Int64(result.fullText.count))
             patch.remove = ["transcription_error", "transcription_failed_at"]
+            // Silence or noise only (the engine's voice filter kept nothing): a finished, empty transcript with a note
+            // the app and the console can show, not an error and not a retry.
+            if result.fullText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                patch.set["transcription_note"] = .string("no_speech")
+            } else {
+                patch.remove.insert("transcription_note")
+            }
             // A summary a person wrote (or approved) is never overwritten; an empty or draft one is redrafted.
             var summary = visit.summary
             let isDraft = visit.metadata["summary_status"] == .string("draft")

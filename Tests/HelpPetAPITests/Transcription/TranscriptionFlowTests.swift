@@ -36,6 +36,7 @@ import Testing
             #expect((metadata["audio_duration_seconds"].double ?? 0) > 5)
             #expect(metadata["real_time_factor"].double != nil)
             #expect(metadata["transcription_completed_at"].string != nil)
+            #expect(metadata["transcription_note"].isAbsent, "speech is not `no_speech`")
             let segments = metadata["transcript_segments"].array ?? []
             #expect(!segments.isEmpty)
             let starts = segments.compactMap { $0["start"].double }
