@@ -68,7 +68,8 @@ let package = Package(
         .target(
             name: "Transcription",
             dependencies: ["AppCore"],
-            resources: [.copy("Resources/whisper_transcribe.py"), .copy("Resources/medications.txt")]
+            resources: [.copy("Resources/whisper_transcribe.py"), .copy("Resources/medications.txt"),
+                        .copy("Resources/veterinary_terms.txt")]
         ),
         .executableTarget(
             name: "Server",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Transcription benchmark: the real-time factor of the Whisper engine (tiny.en, CPU) on a 60-second generated
 # clip, and the word error rate over the fixed veterinary sentences in bench/data/vet_sentences.txt (speech
-# generated with espeak-ng), for Whisper and pocketsphinx. Needs ffmpeg, espeak-ng, pocketsphinx and the
+# generated with espeak-ng), for Whisper and pocketsphinx; then the whole pipeline (bench/transcription_wer.py) over
+# two sentence sets, three voices, clean and noisy. Needs ffmpeg, espeak-ng, flite, pocketsphinx and the
 # project's .venv-transcription (scripts/transcription/setup-venv). Writes bench/results/<date>-transcription.txt.
 #
 #   bench/transcription.sh              both engines
@@ -111,3 +112,19 @@ open(out, "w").write(text)
 print(text)
 print("saved to " + out)
 PY
+
+# The whole pipeline (`server transcribe`: Whisper with the clinic prompt, then the clinic-vocabulary corrector) over
+# the base sentences and the doses/vaccines/lab sentences, three voices, clean and with clinic noise at 10 dB SNR.
+server="${SERVER_BINARY:-.build/debug/server}"
+if [[ ! -x "$server" ]]; then
+    echo "==> building the server"
+    swift build --product server 2>&1 | tail -n 1
+fi
+command -v flite >/dev/null || { echo "flite is required (apt-get install flite)" >&2; exit 1; }
+echo "==> pipeline WER: voices x noise, before and after the vocabulary corrector"
+{
+    echo
+    echo "Pipeline (server transcribe: ffmpeg, Whisper tiny.en with the clinic prompt, clinic-vocabulary corrector);"
+    echo "WER before -> after the corrector; drug names written exactly, before -> after"
+    "$python" bench/transcription_wer.py --server "$server" "$sentences" bench/data/vet_sentences_doses.txt
+} | tee -a "$out"

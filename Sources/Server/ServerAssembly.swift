@@ -16,6 +16,7 @@ enum ServerAssembly {
         app.asyncCommands.use(SeedCommand(), as: "seed")
         app.asyncCommands.use(WorkerCommand(), as: "worker")
         app.asyncCommands.use(BenchSeedCommand(), as: "bench-seed")
+        app.asyncCommands.use(TranscribeCommand(), as: "transcribe")
 
         // `serve` (the default command) migrates and seeds on start; `migrate` and `seed` do it on demand.
         let command = app.environment.arguments.dropFirst().first ?? "serve"

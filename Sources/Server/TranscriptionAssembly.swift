@@ -15,6 +15,20 @@ enum TranscriptionAssembly {
     static func makeWorker(_ app: Application) -> TranscriptionWorker? {
         let config = app.core.config
         let settings = config.transcription
+        guard let recognizer = makeRecognizer(settings) else { return nil }
+        let temporary = privateTemporaryFolder(config.dataDirectory.appendingPathComponent("tmp/transcription"))
+        return TranscriptionWorker(
+            settings: .init(
+                concurrency: settings.concurrency, pollInterval: settings.pollInterval,
+                leaseSeconds: settings.leaseSeconds, temporaryDirectory: temporary),
+            recognizer: recognizer, preparation: AudioPreparation(maxSeconds: settings.maxAudioSeconds),
+            store: TranscriptionJobStore(
+                owner: ProcessIdentity.current, leaseSeconds: settings.leaseSeconds, retryDelays: settings.retryDelays),
+            target: HelpPetTranscriptionTarget(app: app), clock: app.core.clock, logger: app.logger)
+    }
+
+    /// The configured engine, or nil when `TRANSCRIPTION_ENGINE=off`.
+    static func makeRecognizer(_ settings: TranscriptionSettings) -> (any SpeechRecognizer)? {
         let recognizer: any SpeechRecognizer
         switch settings.engine {
         case .off: return nil
@@ -28,15 +42,7 @@ enum TranscriptionAssembly {
         case .pocketsphinx:
             recognizer = PocketsphinxRecognizer(timeout: TimeInterval(settings.engineTimeoutSeconds))
         }
-        let temporary = privateTemporaryFolder(config.dataDirectory.appendingPathComponent("tmp/transcription"))
-        return TranscriptionWorker(
-            settings: .init(
-                concurrency: settings.concurrency, pollInterval: settings.pollInterval,
-                leaseSeconds: settings.leaseSeconds, temporaryDirectory: temporary),
-            recognizer: recognizer, preparation: AudioPreparation(maxSeconds: settings.maxAudioSeconds),
-            store: TranscriptionJobStore(
-                owner: ProcessIdentity.current, leaseSeconds: settings.leaseSeconds, retryDelays: settings.retryDelays),
-            target: HelpPetTranscriptionTarget(app: app), clock: app.core.clock, logger: app.logger)
+        return recognizer
     }
 }
 
@@ -65,11 +71,11 @@ struct FallbackRecognizer: SpeechRecognizer {
         return await fallback.isAvailable()
     }
 
-    func transcribe(wav: URL, prompt: String, workDirectory: URL) async throws -> Transcript {
+    func transcribe(wav: URL, hints: DecoderHints, workDirectory: URL) async throws -> Transcript {
         if await primary.isAvailable() {
-            return try await primary.transcribe(wav: wav, prompt: prompt, workDirectory: workDirectory)
+            return try await primary.transcribe(wav: wav, hints: hints, workDirectory: workDirectory)
         }
-        return try await fallback.transcribe(wav: wav, prompt: prompt, workDirectory: workDirectory)
+        return try await fallback.transcribe(wav: wav, hints: hints, workDirectory: workDirectory)
     }
 }
 
@@ -93,10 +99,13 @@ struct HelpPetTranscriptionTarget: TranscriptionJobTarget {
         let segments: [JSONValue] = t.segments.map {
             .object(["start": .number($0.start), "end": .number($0.end), "text": .string($0.text)])
         }
-        let result = VisitTranscriptionJobs.Result(
+        var result = VisitTranscriptionJobs.Result(
             fullText: t.text, segments: segments, engine: t.engine, model: t.model, language: t.language,
             audioDurationSeconds: (t.durationSeconds * 1000).rounded() / 1000, realTimeFactor: outcome.realTimeFactor,
             completedAt: outcome.completedAt, draftSummary: outcome.draftSummary)
+        result.vocabularyCorrections = outcome.corrections.map {
+            .object(["heard": .string($0.heard), "written": .string($0.written)])
+        }
         return Self.map(try await VisitTranscriptionJobs.applySuccess(
             jobID: job.id, owner: job.owner, visitID: job.visitID, storageKey: job.storageKey, result: result,
             on: app.db))

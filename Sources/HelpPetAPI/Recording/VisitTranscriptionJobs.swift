@@ -28,6 +28,8 @@ public enum VisitTranscriptionJobs {
         public var completedAt: Date
         /// Written when the visit has no summary or only a draft one.
         public var draftSummary: String?
+        /// `[{heard, written}]`: words the clinic-vocabulary corrector rewrote, so a reviewer can check them.
+        public var vocabularyCorrections: [JSONValue] = []
 
         public init(
             fullText: String, segments: [JSONValue], engine: String, model: String, language: String,
@@ -89,6 +91,11 @@ public enum VisitTranscriptionJobs {
             patch.remove = ["transcription_error", "transcription_failed_at"]
             // Silence or noise only (the engine's voice filter kept nothing): a finished, empty transcript with a note
             // the app and the console can show, not an error and not a retry.
+            if result.vocabularyCorrections.isEmpty {
+                patch.remove.insert("vocabulary_corrections")
+            } else {
+                patch.set["vocabulary_corrections"] = .array(result.vocabularyCorrections)
+            }
             if result.fullText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 patch.set["transcription_note"] = .string("no_speech")
             } else {

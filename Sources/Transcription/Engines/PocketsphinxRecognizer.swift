@@ -18,7 +18,7 @@ public struct PocketsphinxRecognizer: SpeechRecognizer {
             && FileManager.default.fileExists(atPath: "/usr/share/pocketsphinx/model/en-us/en-us/mdef")
     }
 
-    public func transcribe(wav: URL, prompt: String, workDirectory: URL) async throws -> Transcript {
+    public func transcribe(wav: URL, hints: DecoderHints, workDirectory: URL) async throws -> Transcript {
         guard let path = ChildProcess.which(executable) else { throw TranscriptionFailure("pocketsphinx is not installed") }
         let result = try await ChildProcess.run(
             path, ["-infile", wav.path, "-time", "yes", "-logfn", "/dev/null"],

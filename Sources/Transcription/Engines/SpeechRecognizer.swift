@@ -41,7 +41,18 @@ public protocol SpeechRecognizer: Sendable {
     var name: String { get }
     /// True when the engine is installed and can run now (checked again while it is not).
     func isAvailable() async -> Bool
-    func transcribe(wav: URL, prompt: String, workDirectory: URL) async throws -> Transcript
+    func transcribe(wav: URL, hints: DecoderHints, workDirectory: URL) async throws -> Transcript
+}
+
+/// What the decoder is told before it listens: context and spellings (`prompt`) and terms to favour (`hotwords`).
+/// Engines that cannot use them ignore them.
+public struct DecoderHints: Sendable, Equatable {
+    public var prompt: String
+    public var hotwords: String
+    public init(prompt: String = "", hotwords: String = "") {
+        self.prompt = prompt
+        self.hotwords = hotwords
+    }
 }
 
 /// The duration of a canonical PCM WAV file from its size (16 kHz, mono, 16-bit after preparation).

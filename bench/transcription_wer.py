@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Word error rate of the whole transcription pipeline (`server transcribe`: ffmpeg, Whisper with the clinic's
+prompt, the clinic-vocabulary corrector) over sentence sets, voices and noise, before and after the corrector.
+
+Run by bench/transcription.sh with the transcription environment's Python (it has numpy):
+  transcription_wer.py --server BIN --out-table FILE SET.txt [SET.txt ...]
+
+Voices: espeak-ng en-us and en-gb-x-rp, flite slt. Conditions: clean, and clinic-like noise (pink noise, mains hum,
+a monitor beep) mixed in at 10 dB SNR. Per condition: WER before and after the corrector, and how many of the drug
+names said were written exactly.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import wave
+
+import numpy as np
+
+VOICES = [
+    ("espeak-ng en-us", lambda text, out: ["espeak-ng", "-v", "en-us", "-s", "130", "-w", out, text]),
+    ("espeak-ng en-gb-x-rp", lambda text, out: ["espeak-ng", "-v", "en-gb-x-rp", "-s", "140", "-w", out, text]),
+    ("flite slt", lambda text, out: ["flite", "-voice", "slt", "-t", text, "-o", out]),
+]
+SNR_DB = 10.0
+NOISE = ("anoisesrc=color=pink:amplitude=0.5:r=16000[n];sine=frequency=60:sample_rate=16000,volume=0.2[h];"
+         "sine=frequency=1000:sample_rate=16000,volume='if(lt(mod(t,3),0.15),0.5,0)':eval=frame[b];"
+         "[n][h][b]amix=inputs=3:normalize=0")
+
+ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen").split()
+TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def number_words(n):
+    n = int(n)
+    if n < 20:
+        return ONES[n]
+    if n < 100:
+        return TENS[n // 10] + ("" if n % 10 == 0 else " " + ONES[n % 10])
+    if n < 1000:
+        return ONES[n // 100] + " hundred" + ("" if n % 100 == 0 else " " + number_words(n % 100))
+    return number_words(n // 1000) + " thousand" + ("" if n % 1000 == 0 else " " + number_words(n % 1000))
+
+
+def normalise(text):
+    """The same normalisation as the earlier results: numbers as words, no punctuation, "and" dropped."""
+    text = text.lower().replace("-", " ")
+    text = re.sub(r"(\d+)\.(\d+)",
+                  lambda m: number_words(m.group(1)) + " point " + " ".join(ONES[int(d)] for d in m.group(2)), text)
+    text = re.sub(r"\d+", lambda m: number_words(m.group(0)), text.replace(",", ""))
+    text = re.sub(r"[^a-z' ]", " ", text)
+    return [w for w in text.split() if w != "and"]
+
+
+def distance(a, b):
+    d = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        prev, d[0] = d[0], i
+        for j in range(1, len(b) + 1):
+            cur = min(d[j] + 1, d[j - 1] + 1, prev + (a[i - 1] != b[j - 1]))
+            prev, d[j] = d[j], cur
+    return d[len(b)]
+
+
+def read_wav(path):
+    with wave.open(path) as w:
+        return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float64)
+
+
+def write_wav(path, samples):
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(np.clip(samples, -32768, 32767).astype(np.int16).tobytes())
+
+
+def run(command):
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def speak(voice, text, out, work):
+    raw = os.path.join(work, "raw.wav")
+    run(voice(text, raw))
+    run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-i", raw, "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le",
+         out])
+
+
+def add_noise(clean_path, out, work):
+    speech = read_wav(clean_path)
+    seconds = len(speech) / 16000 + 1
+    noise_path = os.path.join(work, "noise.wav")
+    run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-filter_complex", NOISE, "-t", f"{seconds:.2f}",
+         "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le", noise_path])
+    noise = read_wav(noise_path)[: len(speech)]
+    speech_power = np.mean(speech ** 2)
+    noise_power = np.mean(noise ** 2) or 1.0
+    noise *= np.sqrt(speech_power / (noise_power * 10 ** (SNR_DB / 10)))
+    write_wav(out, speech + noise)
+
+
+def drug_names(lexicon_path):
+    names = set()
+    for line in open(lexicon_path):
+        line = line.split("#", 1)[0].strip()
+        for form in line.split("|"):
+            form = form.strip().lower()
+            if form and " " not in form:
+                names.add(form)
+    return names
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", required=True)
+    parser.add_argument("--lexicon", default="Sources/Transcription/Resources/medications.txt")
+    parser.add_argument("sets", nargs="+")
+    args = parser.parse_args()
+    drugs = drug_names(args.lexicon)
+    sentences = []
+    for path in args.sets:
+        sentences += [line.strip() for line in open(path) if line.strip() and not line.startswith("#")]
+    env = dict(os.environ, DATA_DIR=tempfile.mkdtemp(prefix="bench-transcribe-"), LOG_LEVEL="error")
+    print(f"{len(sentences)} sentences ({', '.join(os.path.basename(p) for p in args.sets)}), "
+          f"{len(VOICES)} voices, clean and clinic noise at {SNR_DB:.0f} dB SNR", flush=True)
+    rows = []
+    misses = []
+    with tempfile.TemporaryDirectory() as work:
+        for voice_name, voice in VOICES:
+            for condition in ("clean", f"noise {SNR_DB:.0f} dB"):
+                errors_before = errors_after = words = 0
+                drugs_said = drugs_right = drugs_right_before = 0
+                for index, sentence in enumerate(sentences):
+                    clean = os.path.join(work, f"clean-{index}.wav")
+                    speak(voice, sentence, clean, work)
+                    audio = clean
+                    if condition != "clean":
+                        audio = os.path.join(work, f"noisy-{index}.wav")
+                        add_noise(clean, audio, work)
+                    result = subprocess.run([args.server, "transcribe", audio, "--content-type", "audio/wav"],
+                                            env=env, check=True, capture_output=True, text=True)
+                    output = json.loads(result.stdout.strip().splitlines()[-1])
+                    reference = normalise(sentence)
+                    errors_before += distance(reference, normalise(output["heard_text"]))
+                    errors_after += distance(reference, normalise(output["text"]))
+                    words += len(reference)
+                    said = [w for w in reference if w in drugs]
+                    drugs_said += len(said)
+                    drugs_right += sum(1 for w in said if w in normalise(output["text"]))
+                    drugs_right_before += sum(1 for w in said if w in normalise(output["heard_text"]))
+                    for w in said:
+                        if w not in normalise(output["text"]):
+                            misses.append(f"{voice_name}, {condition}: '{w}' -> {output['text']!r}")
+                row = (f"{voice_name:22} {condition:13} WER {errors_before / words:.3f} -> {errors_after / words:.3f}"
+                       f"   drug names {drugs_right_before}/{drugs_said} -> {drugs_right}/{drugs_said}")
+                print(row, flush=True)
+                rows.append(row)
+    print("\nDrug names still wrong after the corrector:")
+    for miss in misses:
+        print("  " + miss)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
