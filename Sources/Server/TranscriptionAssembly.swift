@@ -87,7 +87,8 @@ struct HelpPetTranscriptionTarget: TranscriptionJobTarget {
         guard let visit = try await VisitTranscriptionJobs.visit(
             visitID: job.visitID, storageKey: job.storageKey, on: app.db)
         else { return nil }
-        return TranscriptionJobInput(contentType: visit.contentType, petName: visit.petName)
+        return TranscriptionJobInput(
+            contentType: visit.contentType, petName: visit.petName, practiceTerms: visit.practiceTerms)
     }
 
     func download(_ job: ClaimedJob, to destination: URL) async throws -> Bool {

@@ -310,6 +310,11 @@ def response_schemas() -> dict:
         "createdAt": timestamp("= `created_at`."), "updatedAt": timestamp("= `updated_at`."),
     }, description=f"An APNs device token of the caller, under both key styles. {APP_NOTE}")
 
+    s["PracticeVocabulary"] = obj({
+        "practice_id": uuid(), "terms": array(string(), description="In the order given, without repeats."),
+        "updated_at": nullable(timestamp("Null until the list is first saved.")),
+        "updated_by": nullable(uuid("Who saved the list last; null until then.")),
+    }, description="A practice's own clinic terms for the transcription engine (hotwords and corrections).")
     s["PracticeDirectoryEntry"] = obj({
         "id": uuid(), "uuid": uuid("The same value as `id`."), "name": string(),
         "address": nullable(string()), "phone": nullable(string()), "email": nullable(string()),
@@ -559,6 +564,13 @@ def request_schemas() -> dict:
 
     metadata = free_object("Client keys only (server-managed keys are refused); serialized ≤ 65536 bytes.",
                            maxProperties=100)
+    term_char = "A-Za-z0-9\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F'./+\\-"
+    s["PracticeVocabularyReplace"] = obj({
+        "terms": array(string(2, 60, pattern=f"^[{term_char}](?:[{term_char} ]*[{term_char}])?$",
+                              description="Latin letters, digits, spaces and `- ' . / +`; no space at either end."),
+                       max_items=200, description="The whole list; `[]` clears it. A repeat (ignoring case) is "
+                                                  "dropped, the first spelling wins."),
+    }, required=["terms"])
     s["DeviceTokenRegister"] = obj({
         "device_token": string(32, 200, pattern=r"^[0-9A-Fa-f]+$", description="Hexadecimal APNs token."),
         "device_type": string(enum=["ios"], default="ios"),
@@ -968,6 +980,21 @@ def device_token_routes(p: Paths) -> None:
           responses={"200": list_response("DeviceToken", "Tokens, newest first."), **errors(401)})
 
 
+def practice_vocabulary_routes(p: Paths) -> None:
+    """A practice's clinic terms for transcription (docs/scribe.md); ADMIN and the practice's staff."""
+    tag = "Practices"
+    path = f"{API}/practices/{{practice_id}}/vocabulary"
+    p.add("get", path, "getPracticeVocabulary", tag=tag, summary="A practice's clinic terms",
+          parameters=[PRACTICE_ID],
+          responses={"200": json_response("The terms.", ref("PracticeVocabulary")), **errors(400, 401, 403, 404)})
+    p.add("put", path, "replacePracticeVocabulary", tag=tag, summary="Replace a practice's clinic terms",
+          description="The transcription worker adds them to the decoder's hotwords and to the corrector's lexicon "
+                      "for this practice's recordings.",
+          parameters=[PRACTICE_ID], body=json_body("PracticeVocabularyReplace"),
+          responses={"200": json_response("The saved terms.", ref("PracticeVocabulary")),
+                     **errors(400, 401, 403, 404, 413)})
+
+
 def vet_availability_routes(p: Paths) -> None:
     """The iPhone app's work-schedule screen (docs/iphone-app-compatibility.md); staff only."""
     tag = "Vet availability"
@@ -1144,6 +1171,7 @@ def build_document(include_recording_routes: bool) -> dict:
     visit_transcript_routes(p)
     device_token_routes(p)
     vet_availability_routes(p)
+    practice_vocabulary_routes(p)
 
     schemas = {**response_schemas(), **request_schemas()}
     if include_recording_routes:

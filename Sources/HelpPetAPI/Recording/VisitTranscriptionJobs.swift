@@ -13,6 +13,8 @@ public enum VisitTranscriptionJobs {
     public struct JobVisit: Sendable {
         public var contentType: String
         public var petName: String?
+        /// The practice's own clinic terms (PracticeVocabularyStore).
+        public var practiceTerms: [String]
     }
 
     /// A transcription result in the contract's terms.
@@ -59,7 +61,8 @@ public enum VisitTranscriptionJobs {
         if case .string(let stored)? = visit.metadata["content_type"] {
             contentType = AudioContentType.stored(stored).value
         }
-        return JobVisit(contentType: contentType, petName: pet?.name)
+        let practiceTerms = try await PracticeVocabularyStore.terms(practiceID: visit.practiceID, on: db)
+        return JobVisit(contentType: contentType, petName: pet?.name, practiceTerms: practiceTerms)
     }
 
     /// Streams the recording at `storageKey` into `destination`; false when it is missing.

@@ -16,6 +16,20 @@ public struct ClinicVocabulary: Sendable {
         self.hotwords = hotwords
     }
 
+    /// This vocabulary with a practice's own terms: they become correction targets, and (being few and chosen by
+    /// the practice for words its vets do say) the decoder's hotwords, cut at `hotwordLimit` characters because
+    /// prompt and hotwords share Whisper's 224-token window.
+    public func adding(practiceTerms: [String], hotwordLimit: Int = 300) -> ClinicVocabulary {
+        guard !practiceTerms.isEmpty else { return self }
+        var hotwords = self.hotwords
+        for term in practiceTerms {
+            let next = hotwords.isEmpty ? term : hotwords + ", " + term
+            if next.count > hotwordLimit { break }
+            hotwords = next
+        }
+        return ClinicVocabulary(terms: terms + practiceTerms, hotwords: hotwords)
+    }
+
     /// One term per line; `#` starts a comment.
     public static func terms(inList text: String) -> [String] {
         text.split(whereSeparator: \.isNewline).compactMap { line in

@@ -4,9 +4,12 @@ import Foundation
 public struct TranscriptionJobInput: Sendable {
     public var contentType: String
     public var petName: String?
-    public init(contentType: String, petName: String?) {
+    /// The practice's own clinic terms: hotwords for the decoder and extra targets for the corrector.
+    public var practiceTerms: [String]
+    public init(contentType: String, petName: String?, practiceTerms: [String] = []) {
         self.contentType = contentType
         self.petName = petName
+        self.practiceTerms = practiceTerms
     }
 }
 

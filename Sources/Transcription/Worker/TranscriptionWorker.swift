@@ -177,7 +177,8 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
         }
         try Task.checkCancellation()
         let transcriber = RecordingTranscriber(
-            recognizer: recognizer, preparation: preparation, drafter: drafter, vocabulary: vocabulary, clock: clock)
+            recognizer: recognizer, preparation: preparation, drafter: drafter,
+            vocabulary: vocabulary.adding(practiceTerms: input.practiceTerms), clock: clock)
         return try await transcriber.transcribe(
             source, contentType: input.contentType, petName: input.petName, workDirectory: folder.url)
     }

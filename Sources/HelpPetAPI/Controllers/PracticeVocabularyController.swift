@@ -1,0 +1,43 @@
+import AppCore
+import Foundation
+import Vapor
+
+/// A practice's own clinic terms for the transcription engine (issue 18): read and replaced by ADMIN and by the
+/// practice's staff (VET, VET_STAFF); another practice is a 404 as everywhere, a pet owner 403. The worker adds the
+/// terms to the decoder's hotwords and to the corrector's lexicon for that practice's recordings.
+struct PracticeVocabularyController: HelpPetRouteCollection {
+    func boot(routes: any RoutesBuilder) {
+        let vocabulary = routes.grouped("practices", ":practice_id", "vocabulary")
+        vocabulary.get(use: show)
+        vocabulary.put(use: replace)
+    }
+
+    @Sendable func show(req: Request) async throws -> Response {
+        let practiceID = try await Self.practice(of: req)
+        let row = try await PracticeVocabularyStore.find(practiceID: practiceID, on: req.db)
+        return try JSONResponse.make(Self.response(practiceID, row))
+    }
+
+    @Sendable func replace(req: Request) async throws -> Response {
+        let practiceID = try await Self.practice(of: req)
+        let input = try PracticeVocabularyInput(try req.jsonObject())
+        try await PracticeVocabularyStore.replace(
+            practiceID: practiceID, terms: input.terms, by: try req.caller.id, at: req.now, on: req.db)
+        let row = try await PracticeVocabularyStore.find(practiceID: practiceID, on: req.db)
+        return try JSONResponse.make(Self.response(practiceID, row))
+    }
+
+    /// The practice, checked for this caller: staff role first (403), then visibility (404).
+    static func practice(of req: Request) async throws -> UUID {
+        let caller = try req.caller
+        try caller.requireStaff()
+        let id = try req.pathID("practice_id", .practice)
+        return try await Visibility.practice(id, for: caller, on: req.db).id!
+    }
+
+    static func response(_ practiceID: UUID, _ row: PracticeVocabularyStore.Row?) -> PracticeVocabularyResponse {
+        PracticeVocabularyResponse(
+            practice_id: practiceID.lowercased, terms: row?.termList ?? [], updated_at: row?.updated_at,
+            updated_by: row?.updated_by?.lowercased)
+    }
+}

@@ -1,0 +1,38 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// Every statement on `practice_vocabulary` (M0120).
+enum PracticeVocabularyStore {
+    struct Row: Decodable, Sendable {
+        var terms: String
+        var updated_at: Date
+        var updated_by: UUID?
+
+        var termList: [String] { terms.split(separator: "\n").map(String.init) }
+    }
+
+    static func find(practiceID: UUID, on db: any Database) async throws -> Row? {
+        try await db.sql.raw("""
+            SELECT terms, updated_at, updated_by FROM practice_vocabulary WHERE practice_id = \(bind: practiceID)
+            """).first(decoding: Row.self)
+    }
+
+    /// The practice's terms, in the order they were given; empty when it has none.
+    public static func terms(practiceID: UUID, on db: any Database) async throws -> [String] {
+        try await find(practiceID: practiceID, on: db)?.termList ?? []
+    }
+
+    /// Replaces the list whole (one statement: two concurrent PUTs leave one of the two lists, never a mix).
+    static func replace(practiceID: UUID, terms: [String], by userID: UUID, at now: Date, on db: any Database)
+        async throws
+    {
+        try await db.sql.raw("""
+            INSERT INTO practice_vocabulary (practice_id, terms, updated_at, updated_by)
+            VALUES (\(bind: practiceID), \(bind: terms.joined(separator: "\n")), \(bind: now), \(bind: userID))
+            ON CONFLICT (practice_id) DO UPDATE SET terms = excluded.terms, updated_at = excluded.updated_at,
+                updated_by = excluded.updated_by
+            """).run()
+    }
+}
