@@ -27,6 +27,7 @@ public enum AutoDetailModule {
             PhotoUploadAdmission(), forBucket: config.storage.autodetailBucket)
         let usage = KeyUsageRecorder()
         app.autodetailKeyUsage = usage
+        app.autodetailKeyCache = KeyCallerCache()
         app.lifecycle.use(KeyUsageFlushing(recorder: usage))
         let limits = RateLimits(ledger: app.core.attempts, clock: app.core.clock)
 

@@ -1,19 +1,20 @@
 import AppCore
 import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// The key check of key-protected routes (contract §2.4, §2.5): `X-API-Key`, else `Authorization: Bearer`; grammar,
-/// hash lookup, revocation, blocked installs and (for `/api/ios/*`) install keys only. Never cached: revocation and
-/// blocking apply from the next request. A successful check is a use of the key (§2.3).
+/// hash lookup, revocation, blocked installs and (for `/api/ios/*`) install keys only. A successful check is a use of
+/// the key (§2.3). Successful checks are kept for at most one second in this process (`KeyCallerCache`), so a busy
+/// key costs one lookup per second instead of one per request; revoking, blocking or deleting in this process
+/// clears the cache (docs/read-path-autodetail.md states the bound across processes).
 struct APIKeyAuthMiddleware: AsyncMiddleware {
     /// `/api/ios/*` routes (except init) accept install keys only.
     let installKeysOnly: Bool
     let usage: KeyUsageRecorder
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let caller = try await Self.authenticate(request.presentedAPIKey, on: request.db)
+        let caller = try await Self.authenticate(request.presentedAPIKey, keys: request.apiKeys)
         if installKeysOnly && caller.kind != .ios { throw APIError.installKeyRequired }
         request.setKeyCaller(caller)
         request.loggedSubject = caller.keyID.lowercased
@@ -22,27 +23,21 @@ struct APIKeyAuthMiddleware: AsyncMiddleware {
     }
 
     /// The key behind a presented value, or the §2.5 error (401 missing/invalid, 403 blocked).
-    static func authenticate(_ presented: String?, on db: any Database) async throws -> KeyCaller {
+    static func authenticate(_ presented: String?, keys: ApiKeyStore) async throws -> KeyCaller {
         guard let presented, !presented.isEmpty else { throw APIError.missingAPIKey }
         guard Secrets.apiKeyKind(of: presented) != nil else { throw APIError.invalidAPIKey }
-        let row = try await db.sql.raw("""
-            SELECT k.id, k.kind, k.full_access, k.revoked, p.id AS install_id, p.priority
-            FROM ad_api_keys k LEFT JOIN ad_install_profiles p ON p.api_key_id = k.id
-            WHERE k.key_hash = \(bind: Secrets.hash(presented))
-            """).first()
-        guard let row, try row.decode(column: "revoked", as: Bool.self) == false,
-            let kind = APIKeyKind(rawValue: try row.decode(column: "kind", as: String.self))
+        let hash = Secrets.hash(presented)
+        if let cached = keys.cache.caller(forHash: hash) { return cached }
+        let generation = keys.cache.generation
+        guard let row = try await keys.keyCheck(hash: hash), !row.revoked, let kind = APIKeyKind(rawValue: row.kind)
         else { throw APIError.invalidAPIKey }
-        let installID = try row.decode(column: "install_id", as: UUID?.self)
         if kind == .ios {
-            guard installID != nil else { throw APIError.invalidAPIKey }
-            if try row.decode(column: "priority", as: String?.self) == InstallPriority.blocked.rawValue {
-                throw APIError.blockedInstall
-            }
+            guard row.installId != nil else { throw APIError.invalidAPIKey }
+            if row.priority == InstallPriority.blocked.rawValue { throw APIError.blockedInstall }
         }
-        return KeyCaller(
-            keyID: try row.decode(column: "id", as: UUID.self), kind: kind,
-            fullAccess: try row.decode(column: "full_access", as: Bool.self), installID: installID)
+        let caller = KeyCaller(keyID: row.id, kind: kind, fullAccess: row.fullAccess, installID: row.installId)
+        keys.cache.remember(caller, forHash: hash, lookedUpAt: generation)
+        return caller
     }
 }
 

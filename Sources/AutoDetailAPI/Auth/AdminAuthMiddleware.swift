@@ -1,7 +1,6 @@
 import AppCore
 import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// The admin token check (contract §2.6): only `Authorization: Bearer <token>`; missing header → `Missing admin
@@ -13,15 +12,8 @@ struct AdminAuthMiddleware: AsyncMiddleware {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.invalidAdminToken }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         guard Secrets.isAdminToken(token) else { throw APIError.invalidAdminToken }
-        let row = try await request.db.sql.raw("""
-            SELECT s.id, s.admin_user_id FROM ad_admin_sessions s
-            JOIN ad_admin_users u ON u.id = s.admin_user_id AND u.token_version = s.token_version
-            WHERE s.token_hash = \(bind: Secrets.hash(token)) AND s.revoked_at IS NULL AND s.expires_at > \(bind: request.now)
-            """).first()
-        guard let row else { throw APIError.invalidAdminToken }
-        let caller = AdminCaller(
-            sessionID: try row.decode(column: "id", as: UUID.self),
-            userID: try row.decode(column: "admin_user_id", as: UUID.self))
+        guard let caller = try await request.adminSessions.liveSession(tokenHash: Secrets.hash(token), now: request.now)
+        else { throw APIError.invalidAdminToken }
         request.setAdminCaller(caller)
         request.loggedSubject = "admin:" + caller.userID.lowercased
         return try await next.respond(to: request)

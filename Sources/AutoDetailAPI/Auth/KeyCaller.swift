@@ -14,9 +14,8 @@ struct KeyCaller: Sendable {
     /// created (for an install key: its install's).
     var seesEverything: Bool { kind == .org && fullAccess }
 
-    func canSee(_ appointment: AppointmentRecord) -> Bool {
-        seesEverything || appointment.createdByKeyID == keyID
-    }
+    /// The same rule as a condition the stores apply inside their SQL.
+    var scope: AppointmentScope { seesEverything ? .everything : .createdBy(keyID) }
 }
 
 extension Request {

@@ -30,7 +30,8 @@ struct IdempotencyClaim: Sendable {
 }
 
 enum BookingOutcome: Sendable {
-    case created(UUID)
+    /// The stored row, returned by the insert: the response needs no further read.
+    case created(AppointmentRow)
     /// An earlier request with the same idempotency key and body created this appointment.
     case replayed(UUID)
 }

@@ -59,27 +59,22 @@ struct BookingInput: Sendable {
         return raw
     }
 
-    /// Step 9: the active service named by `serviceId` and/or `serviceName` (matched trimmed, case-insensitively).
-    func resolveService(on db: any Database) async throws -> ServiceRecord {
+    /// Step 9: the active service named by `serviceId` and/or `serviceName` (matched trimmed, case-insensitively),
+    /// read in one statement.
+    func resolveService(_ services: ServiceStore) async throws -> ServiceRow {
         let unknown = APIError.badRequest("Unknown or inactive service")
-        var byID: ServiceRecord?
-        if let serviceID {
-            guard let found = try await ServiceRecord.find(serviceID, on: db), found.active else { throw unknown }
-            byID = found
+        let found = try await services.activeMatching(id: serviceID, name: serviceName)
+        if serviceID != nil && found.byID == nil { throw unknown }
+        if serviceName != nil && found.byName == nil { throw unknown }
+        if let byID = found.byID, let byName = found.byName, byID.id != byName.id {
+            throw APIError.badRequest("serviceId and serviceName do not match")
         }
-        var byName: ServiceRecord?
-        if let serviceName {
-            guard let found = try await ServiceRecord.query(on: db)
-                .filter(\.$active == true).filter(\.$nameNormalized == ServiceRecord.normalizedName(serviceName)).first()
-            else { throw unknown }
-            byName = found
-        }
-        if let byID, let byName, byID.id != byName.id { throw APIError.badRequest("serviceId and serviceName do not match") }
-        return (byID ?? byName)!
+        guard let service = found.byID ?? found.byName else { throw unknown }
+        return service
     }
 
     func draft(
-        service: ServiceRecord, source: AppointmentSource, installID: UUID?, createdByKeyID: UUID?,
+        service: ServiceRow, source: AppointmentSource, installID: UUID?, createdByKeyID: UUID?,
         credentialID: UUID, rawBody: Data
     ) -> BookingDraft {
         let claim = idempotencyKey.map {
@@ -89,7 +84,7 @@ struct BookingInput: Sendable {
         }
         return BookingDraft(
             start: start, clientName: clientName, phone: phone, telegram: telegram, carMake: carMake, carPlate: carPlate,
-            notes: notes, serviceID: service.id!, serviceName: service.name, priceRub: service.priceRub,
+            notes: notes, serviceID: service.id, serviceName: service.name, priceRub: service.priceRub,
             durationMinutes: service.durationMinutes, source: source, status: status, installID: installID,
             createdByKeyID: createdByKeyID, idempotency: claim)
     }

@@ -11,25 +11,29 @@ enum IdempotencyRecords {
             SELECT request_hash, appointment_id FROM ad_idempotency_records
             WHERE credential_id = \(bind: claim.credentialID) AND idempotency_key = \(bind: claim.key)
                 AND created_at > \(bind: now.addingTimeInterval(-IdempotencyClaim.lifetime))
-            """).first()
+            """).first(decoding: EarlierRequest.self, keyDecodingStrategy: .convertFromSnakeCase)
         guard let row else { return nil }
-        guard try row.decode(column: "request_hash", as: String.self) == claim.requestHash else {
+        guard row.requestHash == claim.requestHash else {
             throw APIError.conflict("Idempotency-Key was already used with a different request")
         }
-        return try row.decode(column: "appointment_id", as: UUID.self)
+        return row.appointmentId
     }
 
-    /// Inside the booking transaction; an expired row with the same key is replaced.
-    static func insert(_ claim: IdempotencyClaim, appointmentID: UUID, now: Date, on db: any Database) async throws {
-        try await db.sql.raw("""
-            DELETE FROM ad_idempotency_records
-            WHERE credential_id = \(bind: claim.credentialID) AND idempotency_key = \(bind: claim.key)
-            """).run()
+    /// Inside the booking transaction; an expired row with the same key is replaced (one upsert on the primary key
+    /// `(credential_id, idempotency_key)`).
+    static func save(_ claim: IdempotencyClaim, appointmentID: UUID, now: Date, on db: any Database) async throws {
         try await db.sql.raw("""
             INSERT INTO ad_idempotency_records (credential_id, idempotency_key, request_hash, appointment_id, created_at)
             VALUES (\(bind: claim.credentialID), \(bind: claim.key), \(bind: claim.requestHash), \(bind: appointmentID),
                 \(bind: now))
+            ON CONFLICT (credential_id, idempotency_key) DO UPDATE SET request_hash = excluded.request_hash,
+                appointment_id = excluded.appointment_id, created_at = excluded.created_at
             """).run()
+    }
+
+    private struct EarlierRequest: Decodable {
+        let requestHash: String
+        let appointmentId: UUID
     }
 
     static func purge(olderThan cutoff: Date, on db: any Database) async throws {

@@ -1,10 +1,10 @@
 import AppCore
-import Fluent
 import Foundation
 import Vapor
 
 /// `GET /api/client/availability?serviceId=&date=` (contract §4.3, §6): every grid slot of one studio-local date with
 /// its remaining bays and the first reason it cannot be booked. Advisory only: bookings re-check under the lock.
+/// One statement (`BookingStore.availabilityInputs`).
 struct AvailabilityController {
     func boot(public api: any RoutesBuilder) {
         api.get("client", "availability", use: availability)
@@ -15,20 +15,17 @@ struct AvailabilityController {
         try query.requireAll(["serviceId", "date"])
         let serviceID = try query.uuid("serviceId")!
         let date = try query.day("date")!
-        guard let service = try await ServiceRecord.find(serviceID, on: req.db), service.active else {
+        guard let inputs = try await req.bookings.availabilityInputs(serviceID: serviceID, day: date) else {
             throw APIError.serviceNotFound
         }
-        let settings = try await StudioSettingsStore.current(on: req.db)
-        let grid = SlotGrid(settings: settings, durationMinutes: service.durationMinutes)
+        let settings = inputs.settings
+        let grid = SlotGrid(settings: settings, durationMinutes: inputs.durationMinutes)
         let (hours, slots) = grid.slots(on: date)
-        var occupied: [Range<Date>] = []
-        if let first = slots.first, let last = slots.last {
-            occupied = try await BookingTransaction.occupiedIntervals(from: first.start, to: last.end, on: req.db)
-        }
         let now = req.now
         let insideWindow = grid.isInsideWindow(date, now: now)
         let items = slots.map { slot -> AvailabilityResponse.Slot in
-            let remaining = Occupancy.remaining(start: slot.start, end: slot.end, capacity: settings.capacity, occupied: occupied)
+            let remaining = Occupancy.remaining(
+                start: slot.start, end: slot.end, capacity: settings.capacity, occupied: inputs.occupied)
             let reason: String? =
                 !insideWindow ? "outside_window"
                 : !grid.respectsLeadTime(slot, now: now) ? "lead_time"
@@ -38,8 +35,8 @@ struct AvailabilityController {
                 available: reason == nil, remaining: remaining, unavailableReason: reason)
         }
         return try JSONResponse.make(AvailabilityResponse(
-            date: date.description, serviceId: service.id!.lowercased, timezone: settings.timezone,
-            durationMinutes: service.durationMinutes, capacity: settings.capacity,
+            date: date.description, serviceId: serviceID.lowercased, timezone: settings.timezone,
+            durationMinutes: inputs.durationMinutes, capacity: settings.capacity,
             workingHours: hours.map(DayHoursResponse.init), slots: items))
     }
 }

@@ -1,11 +1,10 @@
 import AppCore
-import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// The client's appointments (contract §4.4): book, list own, show, cancel. Every route needs an API key; a key sees
-/// the appointments it created, an organisation key with `fullAccess` every appointment (§2.8).
+/// the appointments it created, an organisation key with `fullAccess` every appointment (§2.8) — applied inside the
+/// stores' SQL (`KeyCaller.scope`).
 struct ClientAppointmentsController {
     func boot(keys: any RoutesBuilder) {
         keys.jsonRoute(.POST, "client", "appointments", use: create)
@@ -17,7 +16,7 @@ struct ClientAppointmentsController {
     @Sendable func create(req: Request) async throws -> Response {
         let caller = try req.keyCaller
         let input = try BookingInput.parse(try req.autodetailBody(), admin: false, req: req)
-        let service = try await input.resolveService(on: req.db)
+        let service = try await input.resolveService(req.services)
         let draft = input.draft(
             service: service, source: caller.kind == .ios ? .ios : .api, installID: caller.installID,
             createdByKeyID: caller.keyID, credentialID: caller.keyID, rawBody: req.bodyData)
@@ -25,80 +24,74 @@ struct ClientAppointmentsController {
         return try await Self.createdResponse(outcome, path: "/api/client/appointments", admin: false, req: req)
     }
 
-    /// `201` with `Location`, for a new appointment or an idempotent replay (`Idempotent-Replayed: true`).
+    /// `201` with `Location`, for a new appointment (built from the inserted row, no read) or an idempotent replay
+    /// (`Idempotent-Replayed: true`, the appointment as it is now).
     static func createdResponse(_ outcome: BookingOutcome, path: String, admin: Bool, req: Request) async throws -> Response {
-        let id: UUID
         var headers = HTTPHeaders()
+        let response: AppointmentResponse
         switch outcome {
-        case .created(let created): id = created
+        case .created(let row):
+            response = AppointmentAssembler.response(created: row, admin: admin)
         case .replayed(let earlier):
-            id = earlier
             headers.add(name: "Idempotent-Replayed", value: "true")
+            guard let item = try await req.bookings.appointment(earlier, scope: .everything) else {
+                throw APIError.appointmentNotFound
+            }
+            response = await AppointmentAssembler.response(item, admin: admin, req: req)
         }
-        guard let appointment = try await AppointmentRecord.find(id, on: req.db) else { throw APIError.appointmentNotFound }
-        headers.add(name: .location, value: "\(path)/\(id.lowercased)")
-        return try JSONResponse.make(
-            try await AppointmentAssembler.response(appointment, admin: admin, req: req), status: .created, headers: headers)
+        headers.add(name: .location, value: "\(path)/\(response.id)")
+        return try JSONResponse.make(response, status: .created, headers: headers)
     }
 
     @Sendable func list(req: Request) async throws -> Response {
         let caller = try req.keyCaller
         let query = QueryReader(req)
-        let status = try query.oneOf("status", AppointmentStatus.allCases.map(\.rawValue))
-        let phone = try query.phone("phone")
+        var filter = AppointmentFilter(scope: caller.scope)
+        filter.status = try query.oneOf("status", AppointmentStatus.allCases.map(\.rawValue))
+        filter.phone = try query.phone("phone")
         let page = try query.pagination()
-        let filtered = { () -> QueryBuilder<AppointmentRecord> in
-            let q = AppointmentRecord.query(on: req.db)
-            if !caller.seesEverything { q.filter(\.$createdByKeyID == caller.keyID) }
-            if let status { q.filter(\.$status == status) }
-            if let phone { q.filter(\.$phone == phone) }
-            return q
-        }
-        let total = try await filtered().count()
-        let rows = try await filtered().sort(\.$startAt, .descending).sort(\.$id, .ascending)
-            .range(page.range).all()
-        return try JSONResponse.page(try await AppointmentAssembler.responses(rows, admin: false, req: req), total: total)
+        let result = try await req.bookings.page(filter, ascending: false, limit: page.limit, offset: page.offset)
+        return try JSONResponse.page(await AppointmentAssembler.responses(result.items, admin: false, req: req),
+                                     total: result.total)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
-        let appointment = try await Self.visibleAppointment(req)
-        return try JSONResponse.make(try await AppointmentAssembler.response(appointment, admin: false, req: req))
+        let item = try await Self.visibleAppointment(req)
+        return try JSONResponse.make(await AppointmentAssembler.response(item, admin: false, req: req))
     }
 
     /// §4.4.4: `new`/`confirmed` before the start → `cancelled`; already cancelled → 200 unchanged.
     @Sendable func cancel(req: Request) async throws -> Response {
-        var appointment = try await Self.visibleAppointment(req)
+        let scope = try req.keyCaller.scope
+        var item = try await Self.visibleAppointment(req)
         for _ in 0..<3 {
             let now = req.now
+            let appointment = item.appointment
             switch appointment.statusValue {
             case .cancelled:
-                return try JSONResponse.make(try await AppointmentAssembler.response(appointment, admin: false, req: req))
+                return try JSONResponse.make(await AppointmentAssembler.response(item, admin: false, req: req))
             case .in_progress, .done:
                 throw StatusTransitions.refusal(from: appointment.statusValue, to: .cancelled)
             case .new, .confirmed:
                 guard now < appointment.startAt else { throw APIError.conflict("Appointment has already started") }
             }
-            if let updated = try await AppointmentStatusChange.apply(
-                appointment.id!, from: appointment.statusValue, to: .cancelled, now: now, on: req.db)
-            {
-                return try JSONResponse.make(try await AppointmentAssembler.response(updated, admin: false, req: req))
-            }
-            // The status changed meanwhile: decide again on the current row.
-            guard let current = try await AppointmentRecord.find(appointment.id!, on: req.db) else {
+            let changed = try await req.bookings.changeStatus(
+                appointment.id, from: appointment.statusValue, to: .cancelled, now: now)
+            // Applied: answer the row as it is now. Not applied: the status changed meanwhile, decide again.
+            guard let current = try await req.bookings.appointment(appointment.id, scope: scope) else {
                 throw APIError.appointmentNotFound
             }
-            appointment = current
+            item = current
+            if changed { return try JSONResponse.make(await AppointmentAssembler.response(item, admin: false, req: req)) }
         }
         throw APIError.serviceUnavailable
     }
 
     /// The path's appointment if the calling key may see it; `404 Appointment not found` otherwise (§2.8).
-    static func visibleAppointment(_ req: Request) async throws -> AppointmentRecord {
-        let caller = try req.keyCaller
+    static func visibleAppointment(_ req: Request) async throws -> AppointmentWithPhotos {
+        let scope = try req.keyCaller.scope
         let id = try req.pathID("appointmentId", notFound: .appointmentNotFound)
-        guard let appointment = try await AppointmentRecord.find(id, on: req.db), caller.canSee(appointment) else {
-            throw APIError.appointmentNotFound
-        }
-        return appointment
+        guard let item = try await req.bookings.appointment(id, scope: scope) else { throw APIError.appointmentNotFound }
+        return item
     }
 }

@@ -1,7 +1,5 @@
 import AppCore
-import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// The app installation's own profile and messages (contract §4.6); install keys only.
@@ -14,19 +12,15 @@ struct InstallController {
     }
 
     static func install(_ req: Request) async throws -> InstallRecord {
-        guard let installID = try req.keyCaller.installID, let install = try await InstallRecord.find(installID, on: req.db)
+        guard let installID = try req.keyCaller.installID, let install = try await req.installs.profile(installID)
         else { throw APIError.invalidAPIKey }
         return install
-    }
-
-    static func unreadCount(_ installID: UUID, on db: any Database) async throws -> Int {
-        try await MessageRecord.query(on: db).filter(\.$installID == installID).filter(\.$readAt == nil).count()
     }
 
     @Sendable func profile(req: Request) async throws -> Response {
         let install = try await Self.install(req)
         return try JSONResponse.make(
-            InstallProfileResponse(install, unreadMessages: try await Self.unreadCount(install.id!, on: req.db)))
+            InstallProfileResponse(install, unreadMessages: try await req.messages.unreadCount(of: install.id!)))
     }
 
     /// Creates or replaces the profile: optional fields absent or blank become `null`.
@@ -40,19 +34,15 @@ struct InstallController {
         let telegram = try body.normalized("telegram", ContactNormalization.telegram)
         let photo = try body.normalized("profilePhotoUrl", ContactNormalization.profilePhoto)
         let install = try await Self.install(req)
-        let key = try await APIKeyRecord.find(install.apiKeyID, on: req.db)
         install.name = name
         install.carMake = carMake
         install.carPlate = carPlate
         install.phone = phone
         install.telegram = telegram
         install.profilePhotoURL = photo
-        install.searchText = InstallRecord.searchText(
-            name: name, carPlate: carPlate, phone: phone, keyPrefix: key?.keyPrefix ?? "")
-        install.updatedAt = req.now
-        try await install.update(on: req.db)
+        try await req.installs.saveProfile(install, now: req.now)
         return try JSONResponse.make(
-            InstallProfileResponse(install, unreadMessages: try await Self.unreadCount(install.id!, on: req.db)))
+            InstallProfileResponse(install, unreadMessages: try await req.messages.unreadCount(of: install.id!)))
     }
 
     /// Newest first; `X-Total-Count` counts the messages matching `unreadOnly`, `unreadCount` all unread ones.
@@ -61,18 +51,11 @@ struct InstallController {
         let unreadOnly = try query.bool("unreadOnly") ?? false
         let page = try query.pagination()
         let install = try await Self.install(req)
-        let filtered = { () -> QueryBuilder<MessageRecord> in
-            let q = MessageRecord.query(on: req.db).filter(\.$installID == install.id!)
-            if unreadOnly { q.filter(\.$readAt == nil) }
-            return q
-        }
-        let total = try await filtered().count()
-        let rows = try await filtered().sort(\.$createdAt, .descending).sort(\.$id, .descending)
-            .range(page.range).all()
-        let unread = try await Self.unreadCount(install.id!, on: req.db)
+        let result = try await req.messages.page(of: install.id!, unreadOnly: unreadOnly, page)
+        let unread = try await req.messages.unreadCount(of: install.id!)
         return try JSONResponse.make(
-            MessageListResponse(messages: rows.map(AppMessageResponse.init), unreadCount: unread),
-            headers: ["X-Total-Count": String(total)])
+            MessageListResponse(messages: result.items.map(AppMessageResponse.init), unreadCount: unread),
+            headers: ["X-Total-Count": String(result.total)])
     }
 
     /// Idempotent: `readAt` is set by the first call only.
@@ -80,15 +63,9 @@ struct InstallController {
         let notFound = APIError.notFound("Message not found")
         let messageID = try req.pathID("messageId", notFound: notFound)
         let install = try await Self.install(req)
-        guard let message = try await MessageRecord.find(messageID, on: req.db), message.installID == install.id! else {
+        guard let message = try await req.messages.markRead(messageID, of: install.id!, now: req.now) else {
             throw notFound
         }
-        if message.readAt == nil {
-            try await req.db.sql.raw("""
-                UPDATE ad_messages SET read_at = \(bind: req.now) WHERE id = \(bind: messageID) AND read_at IS NULL
-                """).run()
-        }
-        guard let current = try await MessageRecord.find(messageID, on: req.db) else { throw notFound }
-        return try JSONResponse.make(AppMessageResponse(current))
+        return try JSONResponse.make(AppMessageResponse(message))
     }
 }

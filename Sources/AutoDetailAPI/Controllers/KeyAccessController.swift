@@ -1,7 +1,5 @@
 import AppCore
-import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// `POST /api/auth/validate-key` (§4.1.1) and `POST /api/ios/init` (§4.1.2): public and rate-limited per client IP.
@@ -22,7 +20,7 @@ struct KeyAccessController {
             throw APIError.invalidField("apiKey", "must be a string")
         }
         let caller = try await APIKeyAuthMiddleware.authenticate(
-            presented.trimmingCharacters(in: .whitespacesAndNewlines), on: req.db)
+            presented.trimmingCharacters(in: .whitespacesAndNewlines), keys: req.apiKeys)
         req.application.autodetailKeyUsage.record(caller, path: "POST \(req.url.path)", now: req.now)
         return try JSONResponse.make(ValidateKeyResponse(
             valid: true, message: "API key is valid", timestamp: req.now, keyType: caller.kind.rawValue))
@@ -32,22 +30,7 @@ struct KeyAccessController {
     @Sendable func initInstall(req: Request) async throws -> Response {
         let now = req.now
         let key = Secrets.newAPIKey(kind: .ios, now: now)
-        let keyID = UUID(), installID = UUID()
-        let prefix = Secrets.keyPrefix(key)
-        try await req.db.writeTransaction { db in
-            try await db.sql.raw("""
-                INSERT INTO ad_api_keys (id, kind, name, key_prefix, key_hash, full_access, created_at, request_count,
-                    revoked)
-                VALUES (\(bind: keyID), 'ios', 'iOS install', \(bind: prefix), \(bind: Secrets.hash(key)), \(bind: false),
-                    \(bind: now), 0, \(bind: false))
-                """).run()
-            try await db.sql.raw("""
-                INSERT INTO ad_install_profiles (id, api_key_id, priority, search_text, created_at, updated_at)
-                VALUES (\(bind: installID), \(bind: keyID), 'normal',
-                    \(bind: InstallRecord.searchText(name: nil, carPlate: nil, phone: nil, keyPrefix: prefix)),
-                    \(bind: now), \(bind: now))
-                """).run()
-        }
+        let installID = try await req.installs.register(key: key, now: now)
         return try JSONResponse.make(InstallInitResponse(
             apiKey: key, baseUrl: req.photoStorage.baseURL(for: req), installId: installID.lowercased))
     }

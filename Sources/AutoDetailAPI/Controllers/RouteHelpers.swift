@@ -1,5 +1,4 @@
 import AppCore
-import Fluent
 import Foundation
 import Vapor
 
@@ -19,15 +18,5 @@ extension Request {
     func pathID(_ name: String, notFound: APIError) throws -> UUID {
         guard let raw = parameters.get(name), let id = UUID(canonical: raw) else { throw notFound }
         return id
-    }
-}
-
-/// The studio settings as they are now (reads; bookings lock the row, see `BookingTransaction.lockSettings`).
-enum StudioSettingsStore {
-    static func current(on db: any Database) async throws -> StudioSettings {
-        guard let record = try await StudioSettingsRecord.find(1, on: db) else {
-            throw APIError(.internalServerError, "Internal server error")
-        }
-        return record.settings
     }
 }

@@ -1,5 +1,4 @@
 import AppCore
-import Fluent
 import Foundation
 import Vapor
 
@@ -13,13 +12,12 @@ struct ServicesController {
     static let cacheHeaders: HTTPHeaders = ["Cache-Control": "public, max-age=300"]
 
     @Sendable func list(req: Request) async throws -> Response {
-        let services = try await ServiceRecord.query(on: req.db).filter(\.$active == true).all()
-        return try JSONResponse.make(ServiceResponse.sorted(services).map(ServiceResponse.init), headers: Self.cacheHeaders)
+        try JSONResponse.make(try await req.services.activeCatalogue().map(ServiceResponse.init), headers: Self.cacheHeaders)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
         let id = try req.pathID("serviceId", notFound: .serviceNotFound)
-        guard let service = try await ServiceRecord.find(id, on: req.db), service.active else { throw APIError.serviceNotFound }
+        guard let service = try await req.services.findActive(id) else { throw APIError.serviceNotFound }
         return try JSONResponse.make(ServiceResponse(service), headers: Self.cacheHeaders)
     }
 }

@@ -19,8 +19,8 @@ struct APIKeyResponse: Encodable, Sendable {
         case id, kind, name, keyPrefix, fullAccess, key, createdAt, lastUsedAt, requestCount, revoked, revokedAt
     }
 
-    init(_ k: APIKeyRecord, key: String? = nil) {
-        id = k.id!.lowercased
+    init(_ k: APIKeyRow, key: String? = nil) {
+        id = k.id.lowercased
         kind = k.kind
         name = k.name
         keyPrefix = k.keyPrefix

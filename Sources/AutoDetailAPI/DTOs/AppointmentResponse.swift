@@ -48,8 +48,8 @@ struct AppointmentResponse: Encodable, Sendable {
             serviceName, priceRub, notes, workPhotos, defectPhotos, createdAt, updatedAt, installId
     }
 
-    init(_ a: AppointmentRecord, workPhotos: [PhotoResponse], defectPhotos: [PhotoResponse], admin: Bool) {
-        id = a.id!.lowercased
+    init(_ a: AppointmentRow, workPhotos: [PhotoResponse], defectPhotos: [PhotoResponse], admin: Bool) {
+        id = a.id.lowercased
         source = a.source
         status = a.status
         startIso = a.startAt
@@ -59,7 +59,7 @@ struct AppointmentResponse: Encodable, Sendable {
         telegram = a.telegram
         carMake = a.carMake
         carPlate = a.carPlate
-        serviceId = a.serviceID.lowercased
+        serviceId = a.serviceId.lowercased
         serviceName = a.serviceName
         priceRub = a.priceRub
         notes = a.notes
@@ -67,7 +67,7 @@ struct AppointmentResponse: Encodable, Sendable {
         self.defectPhotos = defectPhotos
         createdAt = a.createdAt
         updatedAt = a.updatedAt
-        installId = admin ? .some(a.installID?.lowercased) : .none
+        installId = admin ? .some(a.installId?.lowercased) : .none
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -13,24 +13,15 @@ struct ServiceResponse: Encodable, Sendable {
     let createdAt: Date
     let updatedAt: Date
 
-    init(_ s: ServiceRecord) {
-        id = s.id!.lowercased
+    init(_ s: ServiceRow) {
+        id = s.id.lowercased
         name = s.name
         description = s.description
         priceRub = s.priceRub
         durationMinutes = s.durationMinutes
-        imageUrl = s.imageURL
+        imageUrl = s.imageUrl
         active = s.active
         createdAt = s.createdAt
         updatedAt = s.updatedAt
-    }
-
-    /// The catalogue order: normalised name by code points, then id (§4.2.1).
-    static func sorted(_ services: [ServiceRecord]) -> [ServiceRecord] {
-        services.sorted {
-            let a = Array($0.nameNormalized.unicodeScalars.map(\.value)), b = Array($1.nameNormalized.unicodeScalars.map(\.value))
-            if a != b { return a.lexicographicallyPrecedes(b) }
-            return $0.id!.lowercased < $1.id!.lowercased
-        }
     }
 }

@@ -50,7 +50,7 @@ enum AutoDetailFirstStart {
                 try await db.sql.raw("""
                     INSERT INTO ad_services (id, name, name_normalized, description, price_rub, duration_minutes, image_url,
                         active, created_at, updated_at)
-                    VALUES (\(bind: UUID()), \(bind: name), \(bind: ServiceRecord.normalizedName(name)), \(bind: description),
+                    VALUES (\(bind: UUID()), \(bind: name), \(bind: ServiceRow.normalizedName(name)), \(bind: description),
                         \(bind: price), \(bind: duration), NULL, \(bind: true), \(bind: now), \(bind: now))
                     ON CONFLICT DO NOTHING
                     """).run()

@@ -1,7 +1,5 @@
 import AppCore
-import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// Appointments in the console (contract §4.7.4): every appointment, the admin representation (with `installId`
@@ -30,43 +28,31 @@ struct AdminAppointmentsController {
         let installID = try query.uuid("installId")
         let page = try query.pagination()
 
-        let clock = try await StudioSettingsStore.current(on: req.db).clock
-        var lower: Date?, upper: Date?
+        let clock = try await req.studioSettings.current().clock
+        var filter = AppointmentFilter(status: status, phone: phone, installID: installID, search: search)
         if let date {
-            lower = clock.startOfDay(date)
-            upper = clock.startOfDay(date.adding(days: 1))
+            filter.startFrom = clock.startOfDay(date)
+            filter.startBefore = clock.startOfDay(date.adding(days: 1))
         }
-        if let from { lower = clock.startOfDay(from) }
-        if let to { upper = clock.startOfDay(to.adding(days: 1)) }
-        let function = req.db.engine == .postgres ? "strpos" : "instr"
-        let filtered = { () -> QueryBuilder<AppointmentRecord> in
-            let q = AppointmentRecord.query(on: req.db)
-            if let lower { q.filter(\.$startAt >= lower) }
-            if let upper { q.filter(\.$startAt < upper) }
-            if let status { q.filter(\.$status == status) }
-            if let phone { q.filter(\.$phone == phone) }
-            if let installID { q.filter(\.$installID == installID) }
-            // `search_text` holds client name, plate, phone and service name lower-cased (computed in Swift, so the
-            // match is Unicode-aware on both engines).
-            if let search { q.filter(.sql(embed: "\(unsafeRaw: function)(search_text, \(bind: search)) > 0")) }
-            return q
-        }
-        let total = try await filtered().count()
-        let rows = try await filtered().sort(\.$startAt, .ascending).sort(\.$id, .ascending)
-            .range(page.range).all()
-        return try JSONResponse.page(try await AppointmentAssembler.responses(rows, admin: true, req: req), total: total)
+        if let from { filter.startFrom = clock.startOfDay(from) }
+        if let to { filter.startBefore = clock.startOfDay(to.adding(days: 1)) }
+        let result = try await req.bookings.page(filter, ascending: true, limit: page.limit, offset: page.offset)
+        return try JSONResponse.page(await AppointmentAssembler.responses(result.items, admin: true, req: req),
+                                     total: result.total)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
         let id = try req.pathID("appointmentId", notFound: .appointmentNotFound)
-        guard let appointment = try await AppointmentRecord.find(id, on: req.db) else { throw APIError.appointmentNotFound }
-        return try JSONResponse.make(try await AppointmentAssembler.response(appointment, admin: true, req: req))
+        guard let item = try await req.bookings.appointment(id, scope: .everything) else {
+            throw APIError.appointmentNotFound
+        }
+        return try JSONResponse.make(await AppointmentAssembler.response(item, admin: true, req: req))
     }
 
     @Sendable func create(req: Request) async throws -> Response {
         let caller = try req.adminCaller
         let input = try BookingInput.parse(try req.autodetailBody(), admin: true, req: req)
-        let service = try await input.resolveService(on: req.db)
+        let service = try await input.resolveService(req.services)
         let draft = input.draft(
             service: service, source: .admin, installID: nil, createdByKeyID: nil, credentialID: caller.userID,
             rawBody: req.bodyData)
@@ -79,7 +65,9 @@ struct AdminAppointmentsController {
     @Sendable func update(req: Request) async throws -> Response {
         let body = try req.autodetailBody()
         let id = try req.pathID("appointmentId", notFound: .appointmentNotFound)
-        guard var appointment = try await AppointmentRecord.find(id, on: req.db) else { throw APIError.appointmentNotFound }
+        guard var item = try await req.bookings.appointment(id, scope: .everything) else {
+            throw APIError.appointmentNotFound
+        }
         guard body.has("status") || body.has("notes") else { throw APIError.nothingToUpdate }
         try body.rejectNull("status")
         let requested = try body.oneOf("status", AppointmentStatus.allCases.map(\.rawValue)).flatMap(AppointmentStatus.init)
@@ -87,6 +75,7 @@ struct AdminAppointmentsController {
         let notes = try body.string("notes", max: 500, lines: .multi)
 
         for _ in 0..<3 {
+            let appointment = item.appointment
             let current = appointment.statusValue
             var target = current
             if let requested {
@@ -98,19 +87,15 @@ struct AdminAppointmentsController {
             }
             let newNotes = notesGiven ? notes : appointment.notes
             if target == current && newNotes == appointment.notes {
-                return try JSONResponse.make(try await AppointmentAssembler.response(appointment, admin: true, req: req))
+                return try JSONResponse.make(await AppointmentAssembler.response(item, admin: true, req: req))
             }
-            let rows = try await req.db.sql.raw("""
-                UPDATE ad_appointments SET status = \(bind: target.rawValue), notes = \(bind: newNotes),
-                    updated_at = \(bind: req.now)
-                WHERE id = \(bind: id) AND status = \(bind: current.rawValue)
-                RETURNING id
-                """).all()
-            guard let fresh = try await AppointmentRecord.find(id, on: req.db) else { throw APIError.appointmentNotFound }
-            appointment = fresh
-            if !rows.isEmpty {
-                return try JSONResponse.make(try await AppointmentAssembler.response(appointment, admin: true, req: req))
+            let applied = try await req.bookings.update(
+                id, expected: current, status: target, notes: newNotes, now: req.now)
+            guard let fresh = try await req.bookings.appointment(id, scope: .everything) else {
+                throw APIError.appointmentNotFound
             }
+            item = fresh
+            if applied { return try JSONResponse.make(await AppointmentAssembler.response(item, admin: true, req: req)) }
         }
         throw APIError.serviceUnavailable
     }

@@ -1,7 +1,5 @@
 import AppCore
-import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// The service catalogue in the console (contract §4.7.3): active and inactive services, soft delete, names unique
@@ -19,9 +17,7 @@ struct AdminServicesController {
 
     @Sendable func list(req: Request) async throws -> Response {
         let active = try QueryReader(req).bool("active")
-        let query = ServiceRecord.query(on: req.db)
-        if let active { query.filter(\.$active == active) }
-        return try JSONResponse.make(ServiceResponse.sorted(try await query.all()).map(ServiceResponse.init))
+        return try JSONResponse.make(try await req.services.all(active: active).map(ServiceResponse.init))
     }
 
     @Sendable func show(req: Request) async throws -> Response {
@@ -37,30 +33,25 @@ struct AdminServicesController {
         let duration = try Self.duration(body)!
         let imageURL = try body.normalized("imageUrl", { ContactNormalization.absoluteURL($0) })
         let active = try body.bool("active") ?? true
-        let now = req.now
-        let id = UUID()
-        let rows = try await req.db.sql.raw("""
-            INSERT INTO ad_services (id, name, name_normalized, description, price_rub, duration_minutes, image_url,
-                active, created_at, updated_at)
-            VALUES (\(bind: id), \(bind: name), \(bind: ServiceRecord.normalizedName(name)), \(bind: description),
-                \(bind: price), \(bind: duration), \(bind: imageURL), \(bind: active), \(bind: now), \(bind: now))
-            ON CONFLICT DO NOTHING RETURNING id
-            """).all()
-        guard !rows.isEmpty, let service = try await ServiceRecord.find(id, on: req.db) else { throw Self.nameClash }
+        guard let service = try await req.services.insert(
+            name: name, description: description, priceRub: price, durationMinutes: duration, imageURL: imageURL,
+            active: active, now: req.now)
+        else { throw Self.nameClash }
         return try JSONResponse.make(
-            ServiceResponse(service), status: .created, headers: ["Location": "/api/admin/services/\(id.lowercased)"])
+            ServiceResponse(service), status: .created, headers: ["Location": "/api/admin/services/\(service.id.lowercased)"])
     }
 
     /// Partial update of any of the six fields; `description: null` stores `""`, `imageUrl: null` clears.
     @Sendable func update(req: Request) async throws -> Response {
         let body = try req.autodetailBody()
-        let service = try await Self.service(req)
+        let original = try await Self.service(req)
+        var service = original
         let fields = ["name", "description", "priceRub", "durationMinutes", "imageUrl", "active"]
         guard fields.contains(where: body.has) else { throw APIError.nothingToUpdate }
         try body.rejectNull("name")
         if let name = try body.string("name", min: 2, max: 100) {
             service.name = name
-            service.nameNormalized = ServiceRecord.normalizedName(name)
+            service.nameNormalized = ServiceRow.normalizedName(name)
         } else if body.has("name") {
             throw APIError.invalidField("name", "must be 2-100 characters")
         }
@@ -69,13 +60,13 @@ struct AdminServicesController {
         if let price = try body.integer("priceRub", range: 0...10_000_000) { service.priceRub = price }
         try body.rejectNull("durationMinutes")
         if let duration = try Self.duration(body) { service.durationMinutes = duration }
-        if body.has("imageUrl") { service.imageURL = try body.normalized("imageUrl", { ContactNormalization.absoluteURL($0) }) }
+        if body.has("imageUrl") { service.imageUrl = try body.normalized("imageUrl", { ContactNormalization.absoluteURL($0) }) }
         try body.rejectNull("active")
         if let active = try body.bool("active") { service.active = active }
-        if service.hasChanges {
+        if service != original {
             service.updatedAt = req.now
             do {
-                try await service.update(on: req.db)
+                try await req.services.save(service)
             } catch where DatabaseFailure.isUniqueViolation(error) {
                 throw Self.nameClash
             }
@@ -85,11 +76,11 @@ struct AdminServicesController {
 
     /// Soft delete: `active = false`; `204` also when already inactive.
     @Sendable func softDelete(req: Request) async throws -> Response {
-        let service = try await Self.service(req)
+        var service = try await Self.service(req)
         if service.active {
             service.active = false
             service.updatedAt = req.now
-            try await service.update(on: req.db)
+            try await req.services.save(service)
         }
         return Response(status: .noContent)
     }
@@ -101,9 +92,9 @@ struct AdminServicesController {
         return value
     }
 
-    static func service(_ req: Request) async throws -> ServiceRecord {
+    static func service(_ req: Request) async throws -> ServiceRow {
         let id = try req.pathID("serviceId", notFound: .serviceNotFound)
-        guard let service = try await ServiceRecord.find(id, on: req.db) else { throw APIError.serviceNotFound }
+        guard let service = try await req.services.find(id) else { throw APIError.serviceNotFound }
         return service
     }
 }

@@ -1,7 +1,5 @@
 import AppCore
-import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// Console sessions (contract §4.7.1): login (rate-limited, §2.7), logout, password change.
@@ -31,7 +29,7 @@ struct AdminSessionController {
         // while bcrypt runs increments it, so this session is void from the start.
         let outcome = try await limits.adminLogin.attempt(username: username, ip: ip, on: req.db) {
             () -> AdminUserRecord? in
-            let user = try await AdminUserRecord.query(on: req.db).filter(\.$username == username).first()
+            let user = try await req.adminSessions.user(named: username)
             let matches = try await req.core.passwordHasher.verify(password, against: user?.passwordHash)
             return matches ? user : nil
         }
@@ -50,22 +48,14 @@ struct AdminSessionController {
         let token = Secrets.newAdminToken()
         let issued = req.now
         let expiresAt = issued.addingTimeInterval(TimeInterval(Self.tokenLifetime))
-        try await req.db.writeTransaction { db in
-            try await db.sql.raw("""
-                INSERT INTO ad_admin_sessions (id, admin_user_id, token_hash, created_at, expires_at, token_version)
-                VALUES (\(bind: UUID()), \(bind: user.id!), \(bind: Secrets.hash(token)), \(bind: issued), \(bind: expiresAt),
-                    \(bind: user.tokenVersion))
-                """).run()
-            try await db.sql.raw("UPDATE ad_admin_users SET last_login_at = \(bind: issued) WHERE id = \(bind: user.id!)").run()
-        }
+        try await req.adminSessions.startSession(
+            user: user, tokenHash: Secrets.hash(token), issued: issued, expiresAt: expiresAt)
         return try JSONResponse.make(AdminLoginResponse(token: token, expiresIn: Self.tokenLifetime, expiresAt: expiresAt))
     }
 
     @Sendable func logout(req: Request) async throws -> Response {
         let caller = try req.adminCaller
-        try await req.db.sql.raw("""
-            UPDATE ad_admin_sessions SET revoked_at = \(bind: req.now) WHERE id = \(bind: caller.sessionID) AND revoked_at IS NULL
-            """).run()
+        try await req.adminSessions.endSession(caller.sessionID, now: req.now)
         return Response(status: .noContent)
     }
 
@@ -83,28 +73,12 @@ struct AdminSessionController {
         guard new != current else {
             throw APIError.invalidField("newPassword", "must differ from the current password")
         }
-        guard let user = try await AdminUserRecord.find(caller.userID, on: req.db) else { throw APIError.invalidAdminToken }
+        guard let user = try await req.adminSessions.user(caller.userID) else { throw APIError.invalidAdminToken }
         guard try await req.core.passwordHasher.verify(current, against: user.passwordHash) else {
             throw APIError.badRequest("Current password is incorrect")
         }
         let hash = try await req.core.passwordHasher.hash(new)
-        let now = req.now
-        try await req.db.writeTransaction { db in
-            try await db.sql.raw("""
-                UPDATE ad_admin_users SET password_hash = \(bind: hash), password_changed_at = \(bind: now),
-                    token_version = token_version + 1
-                WHERE id = \(bind: caller.userID)
-                """).run()
-            try await db.sql.raw("""
-                UPDATE ad_admin_sessions
-                SET token_version = (SELECT token_version FROM ad_admin_users WHERE id = \(bind: caller.userID))
-                WHERE id = \(bind: caller.sessionID)
-                """).run()
-            try await db.sql.raw("""
-                UPDATE ad_admin_sessions SET revoked_at = \(bind: now)
-                WHERE admin_user_id = \(bind: caller.userID) AND id <> \(bind: caller.sessionID) AND revoked_at IS NULL
-                """).run()
-        }
+        try await req.adminSessions.changePassword(caller, newHash: hash, now: req.now)
         return Response(status: .noContent)
     }
 }

@@ -1,7 +1,5 @@
 import AppCore
-import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// Studio settings (contract §3.2, §4.7.6): partial at the top level; `workingHours` replaces all seven days. The
@@ -17,7 +15,7 @@ struct AdminSettingsController {
     }
 
     @Sendable func show(req: Request) async throws -> Response {
-        try JSONResponse.make(SettingsResponse(try await StudioSettingsStore.current(on: req.db)))
+        try JSONResponse.make(SettingsResponse(try await req.studioSettings.current()))
     }
 
     @Sendable func update(req: Request) async throws -> Response {
@@ -36,9 +34,7 @@ struct AdminSettingsController {
         let window = try body.integer("bookingWindowDays", range: 1...365)
         let lead = try body.integer("leadTimeMinutes", range: 0...10_080)
 
-        let now = req.now
-        let updated = try await req.db.writeTransaction { db -> StudioSettings in
-            var settings = try await BookingTransaction.lockSettings(on: db)
+        let updated = try await req.studioSettings.update(now: req.now) { settings in
             if let studioName { settings.studioName = studioName }
             if let timezone { settings.timezone = timezone }
             if let hours { settings.hours = hours }
@@ -46,16 +42,6 @@ struct AdminSettingsController {
             if let capacity { settings.capacity = capacity }
             if let window { settings.bookingWindowDays = window }
             if let lead { settings.leadTimeMinutes = lead }
-            settings.updatedAt = now
-            try await db.sql.raw("""
-                UPDATE ad_studio_settings SET studio_name = \(bind: settings.studioName), timezone = \(bind: settings.timezone),
-                    working_hours = \(bind: WorkingHoursCoding.encode(settings.hours)),
-                    slot_step_minutes = \(bind: settings.slotStepMinutes), capacity = \(bind: settings.capacity),
-                    booking_window_days = \(bind: settings.bookingWindowDays),
-                    lead_time_minutes = \(bind: settings.leadTimeMinutes), updated_at = \(bind: now)
-                WHERE id = 1
-                """).run()
-            return settings
         }
         return try JSONResponse.make(SettingsResponse(updated))
     }

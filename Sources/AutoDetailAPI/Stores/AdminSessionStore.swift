@@ -1,0 +1,73 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// Console users and their sessions (`ad_admin_users`, `ad_admin_sessions`, contract §2.6, §4.7.1).
+struct AdminSessionStore: Sendable {
+    let db: any Database
+
+    private static let rowDecoding = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
+
+    /// The live session of a token hash: not revoked, not expired, and minted under the user's current token version.
+    func liveSession(tokenHash: String, now: Date) async throws -> AdminCaller? {
+        try await db.sql.raw("""
+            SELECT s.id, s.admin_user_id FROM ad_admin_sessions s
+            JOIN ad_admin_users u ON u.id = s.admin_user_id AND u.token_version = s.token_version
+            WHERE s.token_hash = \(bind: tokenHash) AND s.revoked_at IS NULL AND s.expires_at > \(bind: now)
+            """).first(decoding: SessionRow.self, with: Self.rowDecoding)
+            .map { AdminCaller(sessionID: $0.id, userID: $0.adminUserId) }
+    }
+
+    func user(named username: String) async throws -> AdminUserRecord? {
+        try await AdminUserRecord.query(on: db).filter(\.$username == username).first()
+    }
+
+    func user(_ id: UUID) async throws -> AdminUserRecord? {
+        try await AdminUserRecord.find(id, on: db)
+    }
+
+    /// A new session for `user` under the token version read before the password check.
+    func startSession(user: AdminUserRecord, tokenHash: String, issued: Date, expiresAt: Date) async throws {
+        try await db.writeTransaction { db in
+            try await db.sql.raw("""
+                INSERT INTO ad_admin_sessions (id, admin_user_id, token_hash, created_at, expires_at, token_version)
+                VALUES (\(bind: UUID()), \(bind: user.id!), \(bind: tokenHash), \(bind: issued), \(bind: expiresAt),
+                    \(bind: user.tokenVersion))
+                """).run()
+            try await db.sql.raw("UPDATE ad_admin_users SET last_login_at = \(bind: issued) WHERE id = \(bind: user.id!)").run()
+        }
+    }
+
+    func endSession(_ sessionID: UUID, now: Date) async throws {
+        try await db.sql.raw("""
+            UPDATE ad_admin_sessions SET revoked_at = \(bind: now) WHERE id = \(bind: sessionID) AND revoked_at IS NULL
+            """).run()
+    }
+
+    /// Stores the new password hash, moves the token version on (voiding sessions being minted concurrently), keeps
+    /// the calling session valid under the new version and revokes every other session of the user.
+    func changePassword(_ caller: AdminCaller, newHash: String, now: Date) async throws {
+        try await db.writeTransaction { db in
+            try await db.sql.raw("""
+                UPDATE ad_admin_users SET password_hash = \(bind: newHash), password_changed_at = \(bind: now),
+                    token_version = token_version + 1
+                WHERE id = \(bind: caller.userID)
+                """).run()
+            try await db.sql.raw("""
+                UPDATE ad_admin_sessions
+                SET token_version = (SELECT token_version FROM ad_admin_users WHERE id = \(bind: caller.userID))
+                WHERE id = \(bind: caller.sessionID)
+                """).run()
+            try await db.sql.raw("""
+                UPDATE ad_admin_sessions SET revoked_at = \(bind: now)
+                WHERE admin_user_id = \(bind: caller.userID) AND id <> \(bind: caller.sessionID) AND revoked_at IS NULL
+                """).run()
+        }
+    }
+
+    private struct SessionRow: Decodable {
+        let id: UUID
+        let adminUserId: UUID
+    }
+}

@@ -1,0 +1,55 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// The one `ad_studio_settings` row (contract §3.2): read, locked for a booking or a settings change, written.
+struct StudioSettingsStore: Sendable {
+    let db: any Database
+
+    private static let rowDecoding = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
+
+    /// The settings as they are now (reads; bookings lock the row, see `locked()`).
+    func current() async throws -> StudioSettings {
+        guard let row = try await db.sql.raw("SELECT \(unsafeRaw: SettingsRow.columns) FROM ad_studio_settings st WHERE st.id = 1")
+            .first(decoding: SettingsRow.self, with: Self.rowDecoding)
+        else { throw APIError(.internalServerError, "Internal server error") }
+        return row.settings
+    }
+
+    /// The booking lock and the settings it protects; call inside `writeTransaction`. On PostgreSQL the row lock
+    /// (`FOR UPDATE`) is the first statement of the transaction; on SQLite the transaction already holds the
+    /// database's write lock (`BEGIN IMMEDIATE`).
+    func locked() async throws -> StudioSettings {
+        let lock = db.engine == .postgres ? " FOR UPDATE" : ""
+        guard let row = try await db.sql.raw("""
+            SELECT \(unsafeRaw: SettingsRow.columns) FROM ad_studio_settings st WHERE st.id = 1\(unsafeRaw: lock)
+            """).first(decoding: SettingsRow.self, with: Self.rowDecoding)
+        else { throw APIError(.internalServerError, "Internal server error") }
+        return row.settings
+    }
+
+    /// Applies `change` to the settings read under the booking lock and writes them, in one write transaction, so
+    /// a booking never sees half-applied settings. Returns the settings as stored.
+    func update(now: Date, _ change: @escaping @Sendable (inout StudioSettings) -> Void) async throws -> StudioSettings {
+        try await db.writeTransaction { db in
+            let store = StudioSettingsStore(db: db)
+            var settings = try await store.locked()
+            change(&settings)
+            settings.updatedAt = now
+            try await store.save(settings)
+            return settings
+        }
+    }
+
+    private func save(_ settings: StudioSettings) async throws {
+        try await db.sql.raw("""
+            UPDATE ad_studio_settings SET studio_name = \(bind: settings.studioName), timezone = \(bind: settings.timezone),
+                working_hours = \(bind: WorkingHoursCoding.encode(settings.hours)),
+                slot_step_minutes = \(bind: settings.slotStepMinutes), capacity = \(bind: settings.capacity),
+                booking_window_days = \(bind: settings.bookingWindowDays),
+                lead_time_minutes = \(bind: settings.leadTimeMinutes), updated_at = \(bind: settings.updatedAt)
+            WHERE id = 1
+            """).run()
+    }
+}
