@@ -14,7 +14,7 @@ public enum HelpPetModule {
         M0105_CreateAppointments(), M0106_CreateMedicalRecords(), M0107_CreateVisits(),
         M0108_CreateTranscriptionJobs(), M0109_AddUserTokenVersion(), M0111_CreateUploadIntents(),
         M0112_AddAppCompatibilityColumns(), M0113_AddGroomingTypes(), M0114_CreateDeviceTokensAndOutbox(),
-        M0115_CreateVetAvailability(), M0120_CreatePracticeVocabulary(),
+        M0115_CreateVetAvailability(), M0116_AddPendingMembership(), M0120_CreatePracticeVocabulary(),
     ]
 
     public static func configure(_ app: Application) throws {
@@ -33,8 +33,15 @@ public enum HelpPetModule {
         let api = app.grouped("api", "v1").grouped(LegacyClientMiddleware())
         api.get("health", use: HealthController.liveness)
         app.get("openapi.json", use: OpenAPIDocument.serve)
-        let protected = api.grouped(BearerAuthMiddleware())
-        AuthController(throttle: throttle).boot(public: api, protected: protected)
+        // `authenticated` admits every valid token; `protected` also refuses PENDING users (signed up, not yet admitted
+        // to a practice), so only the routes registered on `authenticated` are open to them (docs: "Onboarding").
+        let authenticated = api.grouped(BearerAuthMiddleware())
+        let protected = authenticated.grouped(PendingMembershipGate())
+        AuthController(throttle: throttle).boot(public: api, protected: authenticated)
+        SignupController(ledger: app.core.attempts).boot(public: api)
+        PracticeMembershipController().boot(authenticated: authenticated)
+        PracticeCreationController(selfServiceEnabled: config.selfServicePractices).boot(authenticated: authenticated)
+        DeviceTokensController().boot(routes: authenticated)
         // `GET /practices` authenticates itself: without a token it is the public practice directory.
         PracticeDirectoryController(ledger: app.core.attempts).boot(public: api)
         // Outside the route groups, so it answers before routing and authentication, as an unknown route would.
@@ -114,8 +121,8 @@ public enum HelpPetModule {
     static let controllers: [any HelpPetRouteCollection] = [
         UsersController(), PracticesController(), AppointmentsController(), DashboardController(),
         PetOwnersController(), PetsController(), MedicalRecordsController(), VisitTranscriptsController(),
-        AudioUploadController(), VisitRecordingAdminController(), DeviceTokensController(),
-        VetAvailabilityController(), PracticeVocabularyController(),
+        AudioUploadController(), VisitRecordingAdminController(), VetAvailabilityController(),
+        PracticeVocabularyController(),
     ]
 }
 

@@ -44,6 +44,8 @@ CONTRACT_REJECTIONS: list[tuple[str, str, str]] = [
      r"^visit_date must be between 946684800 and the current time plus 86400 seconds$", "§4.9"),
     # §1.7/§4.2: 8–72 bytes of UTF-8; a schema counts characters (72 characters can be up to 288 bytes).
     (r"^(POST|PUT) /api/v1/users", r"^password must be between 8 and 72 bytes$", "§4.2"),
+    # Issue 13 (onboarding): the signup's password follows the same byte rule.
+    (r"^POST /api/v1/auth/signup$", r"^password must be between 8 and 72 bytes$", "issue 13"),
     # §1.6: time zones are checked against the server's tz database.
     (r"^(POST|PUT) /api/v1/practices", r"^Invalid timezone: '.*'$", "§1.6, §4.3"),
     # §4.2: the role decides which of practice_id / pet_owner_id must be set (a rule across fields).

@@ -124,13 +124,27 @@ def response_schemas() -> dict:
         "username": string(description="As registered (case preserved)."),
         "email": string(description="Never null."),
         "full_name": string(),
-        "role": ref("UserRole"),
+        "role": string(enum=[*USER_ROLES, "PENDING"],
+                       description="`PENDING`: signed up, not yet admitted to a practice by an ADMIN (sees no "
+                                   "practice's data; `PENDING_INVITE` in the legacy client profile). Only answered "
+                                   "for such a user; `GET /users` lists them only with `role=PENDING`."),
         "is_active": boolean(),
         "practice_id": nullable(uuid("Non-null exactly for VET and VET_STAFF.")),
         "pet_owner_id": nullable(uuid("The linked pet-owner record; non-null exactly for PET_OWNER.")),
         "created_at": timestamp(),
         "updated_at": timestamp(),
-    })
+        "requested_role": string(enum=["VET_STAFF", "VET"], description="PENDING users only: the role they get "
+                                 "when admitted."),
+        "requested_practice_id": uuid("PENDING users only, once they asked to join a practice."),
+    }, required=sorted(["id", "username", "email", "full_name", "role", "is_active", "practice_id", "pet_owner_id",
+                        "created_at", "updated_at"]))
+    s["SignupResponse"] = obj({
+        **s["User"]["properties"],
+        "access_token": string(description="HS256 JWT of the new user."),
+        "token_type": string(enum=["bearer"]),
+        "expires_in": integer(description="Seconds (28800)."),
+    }, required=sorted([*s["User"]["required"], "access_token", "token_type", "expires_in"]),
+        description=f"The new (PENDING) user and a token, in one object. {APP_NOTE}")
 
     s["Practice"] = obj({
         "id": uuid(),
@@ -327,6 +341,20 @@ def response_schemas() -> dict:
         "created_at": timestamp(), "updated_at": timestamp(),
     }, description=f"An availability window of a vet. {APP_NOTE}")
     s["AvailabilityType"] = string(enum=["AVAILABLE", "SURGERY_BLOCK", "UNAVAILABLE", "EMERGENCY_ONLY"])
+    s["VetAvailabilitySlot"] = obj({
+        "start_time": timestamp(), "end_time": timestamp("30 minutes after `start_time`."),
+        "available": boolean(description="Inside an AVAILABLE window and not occupied by an appointment."),
+        "availability_type": ref("AvailabilityType"),
+        "conflicting_appointment": nullable(uuid("The appointment occupying the slot.")),
+        "notes": nullable(string(description="The window's notes.")),
+    })
+    s["VetAvailabilitySlots"] = obj({
+        "vet_user_id": uuid(), "practice_id": uuid(), "date": date("The local day."),
+        "timezone": string(description="The zone the day was taken in."),
+        "slot_minutes": integer(description="Always 30."),
+        "slots": array(ref("VetAvailabilitySlot")),
+        "total_slots": integer(), "available_slots": integer(),
+    }, description=f"The slot view of one local day (`slots=true`). {APP_NOTE}")
 
     s["LoginResponse"] = obj({
         "access_token": string(description="HS256 JWT."),
@@ -444,7 +472,20 @@ def request_schemas() -> dict:
         "website": nullable(trimmed(None, 500, "`\"\"` clears it.")),
         "license_number": nullable(trimmed(None, 100, "`\"\"` clears it.")),
     }
-    s["PracticeCreate"] = obj({**practice_fields, "is_active": boolean(True)}, required=["name", "timezone"])
+    s["PracticeCreate"] = obj({**practice_fields, "is_active": boolean(True)}, required=["name", "timezone"],
+                              description="`timezone` may be left out by a self-service create (a PENDING user, "
+                                          "`HELPPET_SELF_SERVICE_PRACTICES=true`): it is then `UTC`.")
+    s["Signup"] = obj({
+        "username": trimmed(3, 50, pattern=r"^[A-Za-z0-9._@+-]+$"),
+        "password": password,
+        "email": string(max_length=254, fmt="email", description=EMAIL_NOTE),
+        "full_name": trimmed(1, 100),
+        "role": string(enum=["VET_STAFF", "VET"], description="Default VET_STAFF; ADMIN and PET_OWNER are refused."),
+        "practice_id": nullable(uuid("An active practice to ask to join at once (as `PUT /auth/me/practice`).")),
+    }, required=["username", "password", "email", "full_name"])
+    s["PracticeMembershipRequest"] = obj({
+        "practice_id": nullable(uuid("An active practice; null withdraws the request.")),
+    }, required=["practice_id"])
     s["PracticeUpdate"] = partial_update(practice_fields, ["id"])
 
     appointment_fields = {
@@ -743,14 +784,31 @@ def auth_routes(p: Paths) -> None:
                      **errors(400, 401, 413, 429)})
     p.add("get", f"{API}/auth/me", "getCurrentUser", tag="Auth", summary="Current user",
           responses={"200": json_response("The caller.", ref("User")), **errors(401)})
+    p.add("post", f"{API}/auth/signup", "signUp", tag="Auth", summary="Create an account (onboarding)",
+          security=PUBLIC,
+          description="Creates an active PENDING user without a practice, who sees no practice's data until an "
+                      "ADMIN admits them (`PUT /users/{user_id}` with `practice_id`). Limited to 10 signups per "
+                      f"hour per client IP, successful or not (429 with `Retry-After`). {APP_NOTE}",
+          body=json_body("Signup"),
+          responses={"201": json_response("Created, with a token.", ref("SignupResponse")),
+                     **errors(400, 404, 409, 413, 429)})
+    p.add("put", f"{API}/auth/me/practice", "requestPracticeMembership", tag="Auth",
+          summary="Ask to join a practice",
+          description="Records the PENDING caller's request; it grants nothing until an ADMIN admits them. A member "
+                      "naming their own practice gets 200 (no change); another practice is 409, as for an ADMIN; a "
+                      f"pet owner gets 403. {APP_NOTE}",
+          body=json_body("PracticeMembershipRequest"),
+          responses={"200": json_response("The caller.", ref("User")), **errors(400, 401, 403, 404, 409, 413)})
 
 
 def user_routes(p: Paths) -> None:
     """§4.2: ADMIN only."""
     tag = "Users"
     p.add("get", f"{API}/users", "listUsers", tag=tag, summary="List users (ADMIN)",
-          description="Ordered by lower(username), then id. An unknown `practice_id` yields `[]`.",
-          parameters=[query("practice_id", uuid()), query("role", ref("UserRole")), query_bool("is_active", None),
+          description="Ordered by lower(username), then id. An unknown `practice_id` yields `[]`. PENDING users "
+                      "(signed up, not admitted) are listed only with `role=PENDING`.",
+          parameters=[query("practice_id", uuid()), query("role", string(enum=[*USER_ROLES, "PENDING"])),
+                      query_bool("is_active", None),
                       *PAGINATION],
           responses={"200": list_response("User", "Users."), **errors(400, 401, 403)})
     p.add("post", f"{API}/users", "createUser", tag=tag, summary="Create a user (ADMIN)",
@@ -761,7 +819,9 @@ def user_routes(p: Paths) -> None:
           parameters=[USER_ID],
           responses={"200": json_response("The user.", ref("User")), **errors(400, 401, 403, 404)})
     p.add("put", f"{API}/users/{{user_id}}", "updateUser", tag=tag, summary="Update a user (ADMIN)",
-          description="A new password invalidates earlier tokens; `is_active: false` makes every token fail.",
+          description="A new password invalidates earlier tokens; `is_active: false` makes every token fail. Giving a "
+                      "PENDING user a `practice_id` admits them (role: `role` if given, else the one they signed up "
+                      "for); admission keeps their tokens valid.",
           parameters=[USER_ID], body=json_body("UserUpdate"),
           responses={"200": json_response("Updated.", ref("User")), **errors(400, 401, 403, 404, 409, 413)})
 
@@ -782,7 +842,10 @@ def practice_routes(p: Paths) -> None:
                                           {"anyOf": [array(ref("Practice")), array(ref("PracticeDirectoryEntry"))]},
                                           headers=("X-Total-Count",)),
                      **errors(400, 401, 429)})
-    p.add("post", f"{API}/practices", "createPractice", tag=tag, summary="Create a practice (ADMIN)",
+    p.add("post", f"{API}/practices", "createPractice", tag=tag, summary="Create a practice (ADMIN, or self-service)",
+          description="A PENDING user may create one practice when `HELPPET_SELF_SERVICE_PRACTICES=true`: they become "
+                      "its first member (the role they signed up for) and its `admin_user_id`; `timezone` defaults to "
+                      "`UTC`. Otherwise 403.",
           body=json_body("PracticeCreate"),
           responses={"201": json_response("Created.", ref("Practice")), **errors(400, 401, 403, 413)})
     p.add("get", f"{API}/practices/{{practice_id}}", "getPractice", tag=tag, summary="Get a practice",
@@ -1008,8 +1071,13 @@ def vet_availability_routes(p: Paths) -> None:
                       "(DST-correct), ordered by start_at, then id.",
           parameters=[path_param("id", "User id of a VET or VET_STAFF user."),
                       query("date", date(), "Local day (`YYYY-MM-DD`); default: today in `timezone`."),
-                      query("timezone", string(), "IANA zone (`Area/City`); default: the practice's.")],
-          responses={"200": json_response("The windows.", array(ref("VetAvailability"))),
+                      query("timezone", string(), "IANA zone (`Area/City`); default: the practice's."),
+                      query_bool("slots", False, "The slot view instead of the windows: 30-minute slots laid from "
+                                 "the start of each AVAILABLE (bookable) or EMERGENCY_ONLY (shown, not bookable) "
+                                 "window, those starting on the day, minus the vet's appointments that are not "
+                                 "cancelled.")],
+          responses={"200": json_response("The windows, or the slots with `slots=true`.",
+                                          {"anyOf": [array(ref("VetAvailability")), ref("VetAvailabilitySlots")]}),
                      **errors(400, 401, 403, 404)})
     p.add("put", f"{base}/{{id}}", "updateVetAvailability", tag=tag, summary="Change an availability window",
           parameters=[path_param("id", "Availability window id.")], body=json_body("VetAvailabilityUpdate"),

@@ -37,6 +37,9 @@ public struct AppConfig: Sendable {
     public var loginThrottle: LoginThrottleSettings
     public var seedDemoData: Bool
     public var disableRateLimits: Bool
+    /// `HELPPET_SELF_SERVICE_PRACTICES`: a signed-up user without a practice may create one and own it
+    /// (`POST /api/v1/practices`); off by default, when only an ADMIN creates practices.
+    public var selfServicePractices: Bool
     public var logLevel: Logger.Level
     /// `REQUEST_BODY_TIMEOUT_SECONDS`: time a client has to deliver a JSON/form body (streamed uploads excepted).
     public var requestBodyTimeoutSeconds: Double
@@ -136,6 +139,7 @@ public struct AppConfig: Sendable {
                 lockoutSeconds: try env.int("LOGIN_LOCKOUT_SECONDS", default: 900, range: 1...86_400)),
             seedDemoData: try env.bool("SEED_DEMO_DATA", default: !production),
             disableRateLimits: try env.bool("DISABLE_RATE_LIMITS", default: false),
+            selfServicePractices: try env.bool("HELPPET_SELF_SERVICE_PRACTICES", default: false),
             logLevel: logLevel,
             requestBodyTimeoutSeconds: try env.double("REQUEST_BODY_TIMEOUT_SECONDS", default: 30, range: 0.1...3600),
             connectionIdleTimeoutSeconds: try env.double("HTTP_IDLE_TIMEOUT_SECONDS", default: 60, range: 1...3600),

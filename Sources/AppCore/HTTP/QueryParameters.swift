@@ -52,7 +52,10 @@ public struct QueryParameters: Sendable {
     public func enumValue<E: RawRepresentable & CaseIterable>(_ name: String, _ type: E.Type) throws -> E?
     where E.RawValue == String {
         guard let raw = values[name] else { return nil }
-        guard let value = E(rawValue: raw) else { throw FieldReader.invalidEnum(name, raw, type) }
+        // `allCases` is the set a request may name (an enum may hold internal states outside it).
+        guard let value = E(rawValue: raw), E.allCases.contains(where: { $0.rawValue == raw }) else {
+            throw FieldReader.invalidEnum(name, raw, type)
+        }
         return value
     }
 

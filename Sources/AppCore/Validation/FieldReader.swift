@@ -159,7 +159,10 @@ public struct FieldReader: Sendable {
             if nullable { return .null }
             throw APIError.badRequest("\(key) cannot be null")
         case .string(let s):
-            guard let value = E(rawValue: s) else { throw Self.invalidEnum(key, s, type) }
+            // `allCases` is the set a request may name (an enum may hold internal states outside it).
+            guard let value = E(rawValue: s), E.allCases.contains(where: { $0.rawValue == s }) else {
+                throw Self.invalidEnum(key, s, type)
+            }
             return .value(value)
         default:
             throw APIError.badRequest("\(key) must be a string")

@@ -4,11 +4,11 @@ import Foundation
 import Vapor
 
 /// Practices: listed and read by every role within its visibility; created and changed by ADMIN. The list is routed
-/// by PracticeDirectoryController, which answers it without a token with the public directory.
+/// by PracticeDirectoryController, which answers it without a token with the public directory; the create by
+/// PracticeCreationController, which also lets a pending user create a self-service practice.
 struct PracticesController: HelpPetRouteCollection {
     func boot(routes: any RoutesBuilder) {
         let practices = routes.grouped("practices")
-        practices.post(use: create)
         practices.get(":practice_id", use: show)
         practices.put(":practice_id", use: update)
     }
@@ -26,6 +26,7 @@ struct PracticesController: HelpPetRouteCollection {
         case .petOwner:
             builder.join(PetOwnerPractice.self, on: \Practice.$id == \PetOwnerPractice.$id.$practiceID)
                 .filter(PetOwnerPractice.self, \.$id.$petOwnerID == (caller.petOwnerID ?? UUID()))
+        case .pending: return try JSONResponse.page([PracticeResponse](), total: 0)
         }
         if let isActive { builder.filter(\.$isActive == isActive) }
         let total = try await builder.count()

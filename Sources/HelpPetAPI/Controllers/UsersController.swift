@@ -17,13 +17,17 @@ struct UsersController: HelpPetRouteCollection {
         try req.caller.requireAdmin()
         let query = req.queryParameters
         let practiceID = try query.uuid("practice_id", kind: .practice)
-        let role = try query.enumValue("role", UserRole.self)
+        let role = try PendingApproval.roleFilter(query)
         let isActive = try query.optionalBool("is_active")
         let page = try query.pagination()
 
         let builder = User.query(on: req.db)
         if let practiceID { builder.filter(\.$practiceID == practiceID) }
-        if let role { builder.filter(\.$roleValue == role.rawValue) }
+        if let role {
+            builder.filter(\.$roleValue == role.rawValue)
+        } else {
+            builder.filter(\.$roleValue != UserRole.pending.rawValue)
+        }
         if let isActive { builder.filter(\.$isActive == isActive) }
         let total = try await builder.count()
         let users = try await builder.sort(.sql(unsafeRaw: "lower(username)")).sort(\.$id)
@@ -122,7 +126,7 @@ struct UsersController: HelpPetRouteCollection {
         try fields.requireUnchanged("username", current: user.username)
         try fields.requireUnchanged("pet_owner_id", current: ownerID?.lowercased)
 
-        let newRole = role.valueIfPresent ?? user.role
+        let newRole = role.valueIfPresent ?? PendingApproval.role(of: user, admittedTo: practiceID.valueIfPresent)
         if (newRole == .petOwner) != (user.role == .petOwner) {
             throw APIError.badRequest("Cannot change role to or from PET_OWNER")
         }
@@ -142,12 +146,14 @@ struct UsersController: HelpPetRouteCollection {
         }
 
         // A password, role or activation change voids the user's tokens (contract §2.1).
-        let voidsTokens = password != nil || newRole != user.role || (isActive == false && user.isActive)
+        let voidsTokens = password != nil || PendingApproval.roleChangeVoidsTokens(from: user.role, to: newRole)
+            || (isActive == false && user.isActive)
         let now = req.now
         if let v = email.valueIfPresent { user.setIfChanged(\.email, v) }
         if let v = fullName.valueIfPresent { user.setIfChanged(\.fullName, v) }
         user.setIfChanged(\.roleValue, newRole.rawValue)
         user.setIfChanged(\.practiceID, newPractice)
+        PendingApproval.clearRequest(of: user, newRole: newRole)
         if let isActive { user.setIfChanged(\.isActive, isActive) }
         if let password {
             user.passwordHash = try await req.core.passwordHasher.hash(password)

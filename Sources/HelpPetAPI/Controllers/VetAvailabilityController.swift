@@ -27,6 +27,7 @@ struct VetAvailabilityController: HelpPetRouteCollection {
         let query = req.queryParameters
         let requestedDay = try query.day()
         let zoneID = try Self.zoneIdentifier(query)
+        let wantsSlots = try query.optionalBool("slots") ?? false
         let (_, practice) = try await Self.vet(vetID, for: caller, on: req.db)
         // The zone the app's device is in; without one, the practice's.
         let zone = zoneID.flatMap(TimeZone.init(identifier:)) ?? practice.timeZone
@@ -40,6 +41,10 @@ struct VetAvailabilityController: HelpPetRouteCollection {
             .filter(\.$endAt > window.lowerBound)
             .sort(\.$startAt).sort(\.$id)
             .all()
+        if wantsSlots {
+            return try JSONResponse.make(try await VetAvailabilitySlots.response(
+                vetID: vetID, practice: practice, day: day, zone: zone, windows: windows, on: req.db))
+        }
         return try JSONResponse.make(windows.map(VetAvailabilityResponse.init))
     }
 

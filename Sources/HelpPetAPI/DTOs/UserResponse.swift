@@ -12,6 +12,10 @@ struct UserResponse: Encodable, Sendable {
     @NullEncodable var pet_owner_id: String?
     let created_at: Date
     let updated_at: Date
+    /// Only a PENDING user's answer has these keys (plain optionals are omitted when nil), so the contract's user
+    /// keeps its exact key set: the member role they become when admitted, and the practice they asked to join.
+    let requested_role: String?
+    let requested_practice_id: String?
 
     init(_ user: User, petOwnerID: UUID?) {
         id = user.id!.lowercased
@@ -24,6 +28,8 @@ struct UserResponse: Encodable, Sendable {
         pet_owner_id = petOwnerID?.lowercased
         created_at = user.createdAt
         updated_at = user.updatedAt
+        requested_role = user.role == .pending ? user.requestedRole.rawValue : nil
+        requested_practice_id = user.role == .pending ? user.requestedPracticeID?.lowercased : nil
     }
 }
 

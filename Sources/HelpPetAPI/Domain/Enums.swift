@@ -1,6 +1,13 @@
 /// Enum values in the order the contract lists them (error messages list them in this order).
 public enum UserRole: String, CaseIterable, Codable, Sendable {
     case vetStaff = "VET_STAFF", vet = "VET", admin = "ADMIN", petOwner = "PET_OWNER"
+    /// A self-registered user (`POST /auth/signup`) whom no ADMIN has admitted to a practice yet (M0116). Sees no
+    /// practice's data: PendingMembershipGate refuses every practice route before any controller's role branch runs.
+    case pending = "PENDING"
+
+    /// The roles a request may name (`POST /users`, `PUT /users/{id}`) and the contract's error messages list.
+    /// `PENDING` is reached only by signing up, never assigned (docs/iphone-app-compatibility.md, "Onboarding").
+    public static var allCases: [UserRole] { [.vetStaff, .vet, .admin, .petOwner] }
 
     /// VET and VET_STAFF have identical permissions ("member" in the contract).
     public var isMember: Bool { self == .vet || self == .vetStaff }

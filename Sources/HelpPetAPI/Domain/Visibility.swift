@@ -12,6 +12,7 @@ enum Visibility {
         case .vet, .vetStaff: guard caller.practiceID == id else { throw notFound }
         case .petOwner:
             guard let owner = caller.petOwnerID, try await isClient(owner: owner, of: id, on: db) else { throw notFound }
+        case .pending: throw notFound
         }
         return practice
     }
@@ -27,6 +28,7 @@ enum Visibility {
                 .filter(PetOwnerPractice.self, \.$id.$practiceID == (caller.practiceID ?? UUID()))
         case .petOwner:
             guard caller.petOwnerID == id else { throw notFound }
+        case .pending: throw notFound
         }
         guard let owner = try await query.first() else { throw notFound }
         return owner
@@ -42,6 +44,7 @@ enum Visibility {
                 .filter(PetOwnerPractice.self, \.$id.$practiceID == (caller.practiceID ?? UUID()))
         case .petOwner:
             query.filter(\.$ownerID == (caller.petOwnerID ?? UUID()))
+        case .pending: throw notFound
         }
         guard let pet = try await query.first() else { throw notFound }
         return pet
@@ -54,6 +57,7 @@ enum Visibility {
         case .admin: break
         case .vet, .vetStaff: guard appointment.practiceID == caller.practiceID else { throw notFound }
         case .petOwner: guard appointment.petOwnerID == caller.petOwnerID else { throw notFound }
+        case .pending: throw notFound
         }
         return appointment
     }
@@ -68,6 +72,7 @@ enum Visibility {
             guard let pet = try await Pet.find(record.petID, on: db), pet.ownerID == caller.petOwnerID else {
                 throw notFound
             }
+        case .pending: throw notFound
         }
         return record
     }
@@ -86,6 +91,7 @@ enum Visibility {
             guard let pet = try await Pet.find(visit.petID, on: db), pet.ownerID == caller.petOwnerID else {
                 throw notFound
             }
+        case .pending: throw notFound
         }
         return visit
     }
@@ -98,6 +104,7 @@ enum Visibility {
             guard let practice = caller.practiceID else { return false }
             return try await isClient(owner: ownerID, of: practice, on: db)
         case .petOwner: return caller.petOwnerID == ownerID
+        case .pending: return false
         }
     }
 

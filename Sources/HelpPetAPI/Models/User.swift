@@ -17,8 +17,15 @@ final class User: Model, @unchecked Sendable {
     @Field(key: "token_version") var tokenVersion: Int
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
+    /// A PENDING user's request (M0116): the practice they asked to join (`PUT /auth/me/practice`) and the member
+    /// role they signed up for. Both are null for every other role.
+    @OptionalField(key: "requested_practice_id") var requestedPracticeID: UUID?
+    @OptionalField(key: "requested_role") var requestedRoleValue: String?
 
     init() {}
+
+    /// The member role a PENDING user becomes when admitted: the one requested at signup, VET_STAFF by default.
+    var requestedRole: UserRole { requestedRoleValue.flatMap(UserRole.init(rawValue:)).flatMap { $0.isMember ? $0 : nil } ?? .vetStaff }
 
     var role: UserRole { UserRole(rawValue: roleValue) ?? .petOwner }
 }

@@ -26,7 +26,11 @@ struct PracticeDirectoryController: Sendable {
                 _ = try req.queryParameters.optionalBool("accepting_patients")
                 return try await PracticesController().list(req: req)
             }
-            return try await BearerAuthMiddleware().respond(to: req, chainingTo: authenticated)
+            // Like every practice route, refused to a pending user (PendingMembershipGate).
+            let gated = AsyncBasicResponder { req in
+                try await PendingMembershipGate().respond(to: req, chainingTo: authenticated)
+            }
+            return try await BearerAuthMiddleware().respond(to: req, chainingTo: gated)
         }
         let query = req.queryParameters
         // `active_only` is accepted for the app's sake; the directory never lists an inactive practice.
