@@ -136,10 +136,13 @@ extension AudioUploadController {
         let presigned = storage.presignUpload(key: key, contentType: context.request.contentType.value, for: req)
         let attempt = visit.attempt ?? 1
 
+        // Under the slot's row lock: a concurrent reissue of the same key (another URL time) does not matter, so it
+        // is not compared; comparing it made 32 sustained initiates on one slot lose the race eight times in a
+        // row around second boundaries (503, issue 14). A new legacy reservation, a completion or another key
+        // does matter: then the slot table is applied again.
         let updated = try await req.db.writeTransaction { db -> Bool in
             guard let current = try await VisitRows.locked(visit.id!, on: db), current.state == .new,
-                current.reservedAt == visit.reservedAt, current.uploadURLIssuedAt == visit.uploadURLIssuedAt,
-                current.storageKey == visit.storageKey
+                current.reservedAt == visit.reservedAt, current.storageKey == visit.storageKey
             else { return false }
             var patch = MetadataPatch()
             patch.set = uploadMetadata(context, key: key, attempt: attempt, bucket: storage.bucket)

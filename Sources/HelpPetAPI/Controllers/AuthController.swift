@@ -58,7 +58,9 @@ struct AuthController {
 
     @Sendable func me(req: Request) async throws -> Response {
         let caller = try req.caller
-        return try JSONResponse.make(UserResponse(caller.user, petOwnerID: caller.petOwnerID))
+        // The user may have changed within the cache's second; the full row is read (not a hot path).
+        guard let user = try await User.find(caller.id, on: req.db) else { throw APIError.unauthorized("Could not validate credentials") }
+        return try JSONResponse.make(UserResponse(user, petOwnerID: caller.petOwnerID))
     }
 
     /// Absent or empty → `{field} is required`; a JSON non-string → `{field} must be a string`.

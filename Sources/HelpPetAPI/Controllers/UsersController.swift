@@ -88,11 +88,8 @@ struct UsersController: HelpPetRouteCollection {
                 try await user.create(on: db)
                 if let petOwnerID {
                     // Conditional link: a concurrent request that linked the owner first wins (C4).
-                    let linked = try await db.sql.raw("""
-                        UPDATE pet_owners SET user_id = \(bind: user.id!), updated_at = \(bind: now)
-                        WHERE id = \(bind: petOwnerID) AND user_id IS NULL RETURNING id
-                        """).all()
-                    if linked.isEmpty { throw APIError.conflict("Pet owner is already linked to a user") }
+                    let linked = try await UserStore.linkPetOwner(petOwnerID, toUser: user.id!, now: now, on: db)
+                    if !linked { throw APIError.conflict("Pet owner is already linked to a user") }
                 }
             }
         } catch where DatabaseFailure.isUniqueViolation(error) {
@@ -159,13 +156,13 @@ struct UsersController: HelpPetRouteCollection {
                 try await req.db.writeTransaction { db in
                     try await user.update(on: db)
                     // In the same transaction as the change itself, so no token minted before its commit survives.
-                    if voidsTokens {
-                        try await db.sql.raw("UPDATE users SET token_version = token_version + 1 WHERE id = \(bind: id)").run()
-                    }
+                    if voidsTokens { try await UserStore.incrementTokenVersion(id, on: db) }
                 }
             } catch where DatabaseFailure.isUniqueViolation(error) {
                 throw APIError.conflict("Email already registered")
             }
+            // After the commit: this process's next request sees the change; other nodes within a second.
+            req.readPathCaches.identities.invalidate(id)
             if voidsTokens { user.tokenVersion += 1 }
         }
         return try JSONResponse.make(UserResponse(user, petOwnerID: ownerID))
