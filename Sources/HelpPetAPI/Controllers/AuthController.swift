@@ -32,9 +32,7 @@ struct AuthController {
         // The version read here, before the password is verified, goes into the token: a password change that
         // commits while bcrypt runs increments it, so the token is void from the start.
         let outcome = try await throttle.attempt(username: username, ip: ip, on: req.db) { () -> User? in
-            let user = try await User.query(on: req.db)
-                .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased()))
-                .first()
+            let user = try await UserStore.byUsername(username, on: req.db)
             let matches = try await req.core.passwordHasher.verify(password, against: user?.passwordHash)
             guard let user, matches, user.isActive else { return nil }
             return user

@@ -26,7 +26,7 @@ struct UsersController: HelpPetRouteCollection {
         if let role { builder.filter(\.$roleValue == role.rawValue) }
         if let isActive { builder.filter(\.$isActive == isActive) }
         let total = try await builder.count()
-        let users = try await builder.sort(.sql(unsafeRaw: "lower(username)")).sort(\.$id)
+        let users = try await UserStore.orderedByUsername(builder)
             .range(page.range).all()
         let owners = try await Self.ownerIDs(of: users, on: req.db)
         return try JSONResponse.page(users.map { UserResponse($0, petOwnerID: owners[$0.id!]) }, total: total)
@@ -129,10 +129,9 @@ struct UsersController: HelpPetRouteCollection {
             throw APIError.notFound("Practice not found")
         }
         if let newEmail = email.valueIfPresent, newEmail.lowercased() != user.email.lowercased() {
-            let taken = try await User.query(on: req.db)
-                .filter(.sql(unsafeRaw: "lower(email)"), .equal, .bind(newEmail.lowercased()))
-                .filter(\.$id != id).count() > 0
-            if taken { throw APIError.conflict("Email already registered") }
+            if try await UserStore.emailTaken(newEmail, excluding: id, on: req.db) {
+                throw APIError.conflict("Email already registered")
+            }
         }
         if id == caller.id && ((isActive == false) || newRole != user.role) {
             throw APIError.conflict("You cannot deactivate or change the role of your own account")
@@ -195,12 +194,8 @@ struct UsersController: HelpPetRouteCollection {
     }
 
     static func checkUniqueness(username: String, email: String, excluding: UUID?, on db: any Database) async throws {
-        let sameName = try await User.query(on: db)
-            .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased())).count()
-        if sameName > 0 { throw APIError.conflict("Username already registered") }
-        let sameEmail = try await User.query(on: db)
-            .filter(.sql(unsafeRaw: "lower(email)"), .equal, .bind(email.lowercased())).count()
-        if sameEmail > 0 { throw APIError.conflict("Email already registered") }
+        if try await UserStore.usernameTaken(username, on: db) { throw APIError.conflict("Username already registered") }
+        if try await UserStore.emailTaken(email, excluding: nil, on: db) { throw APIError.conflict("Email already registered") }
     }
 
     /// The linked pet-owner ids of PET_OWNER users, in one query.

@@ -81,3 +81,37 @@ enum AppointmentStore {
         return VetDayRows(appointments: AppointmentResponse.grouping(appointments), windows: windows)
     }
 }
+
+/// A row lock taken inside a write transaction on PostgreSQL; SQLite's `BEGIN IMMEDIATE` already holds the
+/// database's single write lock, so there it is nothing.
+enum RowLock: String {
+    case forUpdate = "FOR UPDATE"
+    case forShare = "FOR SHARE"
+}
+
+extension AppointmentStore {
+    static func lock(_ id: UUID, _ mode: RowLock, on db: any Database) async throws {
+        guard db.engine == .postgres else { return }
+        _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: id) \(unsafeRaw: mode.rawValue)").all()
+    }
+
+    static func deletePetLinks(of id: UUID, pets: [UUID], on db: any Database) async throws {
+        try await db.sql.raw("""
+            DELETE FROM appointment_pets WHERE appointment_id = \(bind: id) AND pet_id IN (\(binds: pets))
+            """).run()
+    }
+
+    /// Moves every position of the appointment's pets to a negative value, so renumbering never collides with
+    /// `(appointment_id, position)` (C8).
+    static func parkPetPositions(of id: UUID, on db: any Database) async throws {
+        try await db.sql.raw(
+            "UPDATE appointment_pets SET position = -1 - position WHERE appointment_id = \(bind: id)").run()
+    }
+
+    static func setPetPosition(_ position: Int, pet: UUID, of id: UUID, on db: any Database) async throws {
+        try await db.sql.raw("""
+            UPDATE appointment_pets SET position = \(bind: position)
+            WHERE appointment_id = \(bind: id) AND pet_id = \(bind: pet)
+            """).run()
+    }
+}

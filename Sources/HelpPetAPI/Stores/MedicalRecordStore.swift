@@ -78,3 +78,15 @@ enum MedicalRecordStore {
         return (row.total, row.current_count)
     }
 }
+
+extension MedicalRecordStore {
+    /// Marks a version superseded if it still is the current one: what decides between concurrent amendments.
+    static func supersede(_ id: UUID, now: Date, on db: any Database) async throws -> Bool {
+        let superseded = try await db.sql.raw("""
+            UPDATE medical_records SET is_current = \(bind: false), updated_at = \(bind: now)
+            WHERE id = \(bind: id) AND is_current = \(bind: true)
+            RETURNING id
+            """).all()
+        return !superseded.isEmpty
+    }
+}

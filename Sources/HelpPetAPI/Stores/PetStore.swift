@@ -28,3 +28,12 @@ enum PetStore {
             """).first(decoding: PetReadRow.self)
     }
 }
+
+extension PetStore {
+    /// Whether another pet carries the microchip number, compared case-insensitively across all practices (C6).
+    static func microchipTaken(_ chip: String, excluding petID: UUID?, on db: any Database) async throws -> Bool {
+        let query = Pet.query(on: db).filter(.sql(embed: "upper(microchip_number) = \(bind: chip.uppercased())"))
+        if let petID { query.filter(\.$id != petID) }
+        return try await query.count() > 0
+    }
+}

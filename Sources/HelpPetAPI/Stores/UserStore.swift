@@ -41,3 +41,34 @@ enum UserStore {
         return !linked.isEmpty
     }
 }
+
+extension UserStore {
+    /// The user a login names; usernames are unique case-insensitively.
+    static func byUsername(_ username: String, on db: any Database) async throws -> User? {
+        try await User.query(on: db)
+            .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased())).first()
+    }
+
+    static func usernameTaken(_ username: String, on db: any Database) async throws -> Bool {
+        try await User.query(on: db)
+            .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased())).count() > 0
+    }
+
+    /// Whether a user other than `excluding` has the email, compared case-insensitively.
+    static func emailTaken(_ email: String, excluding: UUID?, on db: any Database) async throws -> Bool {
+        let query = User.query(on: db).filter(.sql(unsafeRaw: "lower(email)"), .equal, .bind(email.lowercased()))
+        if let excluding { query.filter(\.$id != excluding) }
+        return try await query.count() > 0
+    }
+
+    /// The users list's order: case-insensitive username, then id.
+    static func orderedByUsername(_ builder: QueryBuilder<User>) -> QueryBuilder<User> {
+        builder.sort(.sql(unsafeRaw: "lower(username)")).sort(\.$id)
+    }
+
+    /// Serializes writes that depend on a user (a vet's availability windows) on PostgreSQL.
+    static func lock(_ id: UUID, on db: any Database) async throws {
+        guard db.engine == .postgres else { return }
+        _ = try await db.sql.raw("SELECT id FROM users WHERE id = \(bind: id) FOR UPDATE").all()
+    }
+}
