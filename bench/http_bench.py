@@ -501,6 +501,7 @@ def machine_header(args, loads):
         f"bench/run (HTTP) on {datetime.date.today()}, release build (-c release -Xswiftc -g), "
         f"wrk {THREADS} threads / {args.connections} connections, {args.duration} s per endpoint after a "
         f"{args.warmup} s warm-up{' (--quick)' if args.quick else ''}",
+        f"server binary: {local_server.SERVER}",
         f"machine: {sh('uname -a')}",
         f"cores: {sh('nproc')}, memory: {mem} MiB; {swift}; PostgreSQL {pg}",
         f"load average before / after: {loads[0]} / {loads[1]}" if len(loads) > 1 else f"load average: {loads[0]}",
