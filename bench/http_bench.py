@@ -188,6 +188,27 @@ def utc_today():
     return datetime.datetime.now(datetime.timezone.utc).date()
 
 
+PGBENCH_TPS = re.compile(r"^tps = ([0-9.]+)", re.M)
+
+
+def pgbench_select_only(admin_url, seconds, clients):
+    """The ceiling of issue 14: `pgbench -S` (one primary-key SELECT per transaction) at `clients` clients against
+    the same PostgreSQL, in a throwaway database (scale 1). Returns transactions per second."""
+    url, name = local_server.create_postgres_database(admin_url, "bench_pgbench")
+    try:
+        init = subprocess.run(["pgbench", "-i", "-q", "-s", "1", url], capture_output=True, text=True)
+        if init.returncode != 0:
+            raise SystemExit(f"pgbench -i failed:\n{init.stderr[-2000:]}")
+        out = subprocess.run(["pgbench", "-S", "-n", "-c", str(clients), "-j", str(THREADS), "-T", str(seconds), url],
+                             capture_output=True, text=True)
+        m = PGBENCH_TPS.search(out.stdout)
+        if out.returncode != 0 or not m:
+            raise SystemExit(f"pgbench -S failed:\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}")
+        return float(m.group(1))
+    finally:
+        local_server.drop_postgres_database(admin_url, name)
+
+
 def run_engine(engine, args, workdir):
     dataset = DATASETS["quick" if args.quick else "full"]
     data_dir = Path(tempfile.mkdtemp(prefix=f"bench-http-{engine}-", dir=workdir))
@@ -222,6 +243,10 @@ def run_engine(engine, args, workdir):
             report.update(drive(engine, f"http://127.0.0.1:{port}", process.pid, manifest, data_dir, args))
         finally:
             local_server.stop_server(process)
+        if engine == "postgres":
+            # In the same run, with the server stopped: what the same PostgreSQL answers with no HTTP in front.
+            report["pgbench_tps"] = pgbench_select_only(args.postgres_url, args.duration, args.connections)
+            print(f"[{engine}] pgbench -S, {args.connections} clients: {report['pgbench_tps']:.0f} tps", flush=True)
     finally:
         if db_name:
             local_server.drop_postgres_database(args.postgres_url, db_name)
@@ -317,6 +342,12 @@ def drive(engine, base, pid, manifest, data_dir, args):
                                       {"pet_id": pet, "appointment_id": a, "filename": f"appointment_{a[:8]}_pet.m4a",
                                        "content_type": "audio/m4a", "estimated_duration_seconds": 180.5}))
     requests("initiate", initiate_rows)
+    # Issue 14: every connection initiating for ONE (appointment, pet): one visit, only 200 (or 409) answers.
+    slot_appointment, slot_pet = bench["initiate_pairs"].pop()
+    requests("initiate-one-slot", [("POST", "/api/v1/visit-transcripts/audio/upload/initiate",
+                                    {**auth, "Content-Type": "application/json"},
+                                    {"pet_id": slot_pet, "appointment_id": slot_appointment,
+                                     "filename": "contention.m4a", "content_type": "audio/m4a"})])
     requests("playback", [("GET", f"/api/v1/visit-transcripts/audio/playback/{v}", auth, None) for v in playback_visits])
     requests("services", [("GET", "/api/client/services", {}, None)])
     requests("availability", [("GET", f"/api/client/availability?serviceId={s['id']}&date={tomorrow}", {}, None)
@@ -339,6 +370,7 @@ def drive(engine, base, pid, manifest, data_dir, args):
         ("records", "GET /medical-records/pet/{id}", False, 10),
         ("transcripts", "GET /visit-transcripts/pet/{id}", False, 10),
         ("initiate", "POST audio/upload/initiate", True, 10),
+        ("initiate-one-slot", "POST initiate, one (appt, pet)", False, 10),
         ("playback", "GET audio/playback/{id}", False, 10),
         ("services", "GET /api/client/services", False, 10),
         ("availability", "GET /api/client/availability", False, 10),
@@ -380,18 +412,19 @@ def drive(engine, base, pid, manifest, data_dir, args):
 
 # ------------------------------------------------------------------------------------------------------------ output
 
-HEADER = (f"{'endpoint':<32} {'req/s':>8} {'x/health':>8} {'p50 ms':>7} {'p99 ms':>8} {'non-2xx':>7} {'409':>6} "
-          f"{'sock err':>8} {'RSS MiB':>7}")
+HEADER = (f"{'endpoint':<32} {'req/s':>8} {'x/health':>8} {'x/pgbnch':>8} {'p50 ms':>7} {'p99 ms':>8} {'non-2xx':>7} "
+          f"{'409':>6} {'sock err':>8} {'RSS MiB':>7}")
 
 
 def non2xx(r):
     return sum(c for s, c in r["statuses"].items() if not 200 <= s < 300 and s != 409)
 
 
-def row_text(r, health_rps):
+def row_text(r, health_rps, pgbench_tps=None):
     errors = r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
     note = f"  (wrapped {r['wrapped']})" if r.get("wrapped") else ""
-    return (f"{r['label']:<32} {r['rps']:>8.0f} {r['rps'] / health_rps:>8.3f} {r['p50_us'] / 1000:>7.2f} "
+    of_pgbench = f"{r['rps'] / pgbench_tps:>8.3f}" if pgbench_tps else f"{'-':>8}"
+    return (f"{r['label']:<32} {r['rps']:>8.0f} {r['rps'] / health_rps:>8.3f} {of_pgbench} {r['p50_us'] / 1000:>7.2f} "
             f"{r['p99_us'] / 1000:>8.2f} {non2xx(r):>7} {r['statuses'].get(409, 0):>6} {errors:>8} "
             f"{r['peak_rss_kib'] / 1024:>7.1f}{note}")
 
@@ -418,10 +451,18 @@ def targets(report):
           + (f"; over: {', '.join(slow)}" if slow else ""))
     if "appointment" in by:
         check(by["appointment"]["rps"] >= 3000, f"appointment GET >= 3000 req/s ({by['appointment']['rps']:.0f})")
-    if "dashboard" in by:
-        check(by["dashboard"]["rps"] >= 1500, f"dashboard/today >= 1500 req/s ({by['dashboard']['rps']:.0f})")
+    # Issue 14's targets.
+    for name, target, text in [("dashboard", 1500, "dashboard/today"), ("pet", 2000, "pet GET"),
+                               ("records", 2000, "medical records by pet"), ("transcripts", 2000, "transcripts by pet"),
+                               ("playback", 2000, "playback"), ("initiate", 1000, "initiate (new slot each)"),
+                               ("availability", 1500, "AutoDetail availability"), ("booking", 800, "AutoDetail booking")]:
+        if name in by:
+            check(by[name]["rps"] >= target, f"{text} >= {target} req/s ({by[name]['rps']:.0f})")
+    if "initiate-one-slot" in by:
+        r = by["initiate-one-slot"]
+        check(non2xx(r) == 0, f"initiate on one (appointment, pet): 0 answers other than 2xx/409 ({non2xx(r)})")
     peak = max([r["peak_rss_kib"] for r in report["results"]] + [report["storm"].get("peak_rss_kib", 0)])
-    check(peak < 150 * 1024, f"server RSS < 150 MiB under load (peak VmRSS {peak / 1024:.1f} MiB, "
+    check(peak < 64 * 1024, f"server RSS < 64 MiB under load (peak VmRSS {peak / 1024:.1f} MiB, "
           f"VmHWM {report['vmhwm_kib'] / 1024:.1f} MiB)")
     if report["storm"]:
         p99 = report["storm"]["during"]["p99_us"] / 1000
@@ -432,7 +473,13 @@ def targets(report):
 def render(report):
     lines = [f"== {report['engine']} ==", HEADER]
     health = report["results"][0]["rps"]
-    lines += [row_text(r, health) for r in report["results"]]
+    pgbench = report.get("pgbench_tps")
+    lines += [row_text(r, health, pgbench) for r in report["results"]]
+    if pgbench:
+        lines.append(f"ceiling: pgbench -S (select-only, {THREADS} threads) at 32 clients against the same PostgreSQL: "
+                     f"{pgbench:.0f} tps; /health is {health / pgbench:.3f} of it")
+    peak = max([r["peak_rss_kib"] for r in report["results"]] + [report["storm"].get("peak_rss_kib", 0)])
+    lines.append(f"peak RSS of the server over the run: {peak / 1024:.1f} MiB (VmHWM {report['vmhwm_kib'] / 1024:.1f} MiB)")
     if report["storm"]:
         lines.append(storm_text(report["storm"]))
     lines.append(f"targets ({report['engine']}; stated for PostgreSQL):")
@@ -454,6 +501,7 @@ def machine_header(args, loads):
         f"bench/run (HTTP) on {datetime.date.today()}, release build (-c release -Xswiftc -g), "
         f"wrk {THREADS} threads / {args.connections} connections, {args.duration} s per endpoint after a "
         f"{args.warmup} s warm-up{' (--quick)' if args.quick else ''}",
+        f"server binary: {local_server.SERVER}",
         f"machine: {sh('uname -a')}",
         f"cores: {sh('nproc')}, memory: {mem} MiB; {swift}; PostgreSQL {pg}",
         f"load average before / after: {loads[0]} / {loads[1]}" if len(loads) > 1 else f"load average: {loads[0]}",
@@ -462,8 +510,9 @@ def machine_header(args, loads):
         "365-day window, 5-minute step, 6 services, 60 bookings on the availability day",
         "server: LOG_LEVEL=warning, TRANSCRIPTION_ENGINE=off, DATABASE_POOL_SIZE default; wrk and the server share "
         "the machine's cores",
-        "columns: req/s, throughput relative to /health of the same run, latency p50/p99, non-2xx answers other "
-        "than 409, 409 answers, socket errors/timeouts, peak VmRSS of the server during the run",
+        "columns: req/s, throughput relative to /health and to pgbench -S (32 clients, same PostgreSQL) of the same "
+        "run, latency p50/p99, non-2xx answers other than 409, 409 answers, socket errors/timeouts, peak VmRSS of "
+        "the server during the run",
     ])
 
 

@@ -21,6 +21,7 @@ public enum HelpPetModule {
         app.migrations.add(migrations)
         let config = app.core.config
         let throttle = loginThrottle(app)
+        app.readPathCaches = ReadPathCaches()
 
         app.recordingStorage = RecordingStorage(
             store: app.objectStore, bucket: config.storage.helppetBucket, publicBaseURL: config.publicBaseURL,

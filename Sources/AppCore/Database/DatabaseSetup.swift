@@ -17,10 +17,13 @@ public enum DatabaseSetup {
         case .postgres(let url):
             var configuration = try SQLPostgresConfiguration(url: url)
             configuration.coreConfiguration.options.connectTimeout = .seconds(2)
+            // The pool is per event loop (a request uses its own loop's connections): DATABASE_POOL_SIZE is spread
+            // over the loops the server really runs, at least one each (docs/read-path.md).
+            let loops = app.eventLoopGroup.makeIterator().reduce(0) { count, _ in count + 1 }
             app.databases.use(
                 .postgres(
                     configuration: configuration,
-                    maxConnectionsPerEventLoop: max(1, config.databasePoolSize / max(1, System.coreCount)),
+                    maxConnectionsPerEventLoop: max(1, config.databasePoolSize / max(1, loops)),
                     connectionPoolTimeout: poolTimeout,
                     encodingContext: .default, decodingContext: .default,
                     sqlLogLevel: .debug),

@@ -1,6 +1,5 @@
 import AppCore
 import Fluent
-import SQLKit
 import Foundation
 import Vapor
 
@@ -20,21 +19,17 @@ struct BearerAuthMiddleware: AsyncMiddleware {
         let invalid = APIError.unauthorized("Could not validate credentials")
         guard let verified = await request.core.tokens.verify(token, now: request.core.clock.now()), let userID = UUID(canonical: verified.subject)
         else { throw invalid }
-        // One statement loads the user and, for a PET_OWNER, the linked owner record's id.
-        guard let row = try await request.db.sql.raw("""
-            SELECT users.*, pet_owners.id AS linked_pet_owner_id FROM users
-            LEFT JOIN pet_owners ON pet_owners.user_id = users.id
-            WHERE users.id = \(bind: userID)
-            """).first()
-        else { throw invalid }
-        let user = try row.decode(model: User.self)
+        // From the process-local cache (at most one second old, ReadPathCaches): no query on most requests.
+        guard let identity = try await request.readPathCaches.identity(of: userID, on: request.db) else { throw invalid }
         // A deactivated user's tokens say so (§2.2), although the deactivation also moved the version on.
-        guard user.isActive else { throw APIError.unauthorized("Inactive user") }
+        guard identity.is_active else { throw APIError.unauthorized("Inactive user") }
         // Every password, role or activation change increments the version: older tokens are void (§2.1).
-        guard verified.version == user.tokenVersion else { throw invalid }
+        guard verified.version == identity.token_version else { throw invalid }
 
-        let petOwnerID = user.role == .petOwner ? try row.decode(column: "linked_pet_owner_id", as: UUID?.self) : nil
-        request.setCaller(Caller(id: userID, role: user.role, practiceID: user.practiceID, petOwnerID: petOwnerID, user: user))
+        let role = identity.userRole
+        request.setCaller(Caller(
+            id: userID, role: role, practiceID: identity.practice_id,
+            petOwnerID: role == .petOwner ? identity.linked_pet_owner_id : nil))
         request.loggedSubject = userID.lowercased
         return try await next.respond(to: request)
     }

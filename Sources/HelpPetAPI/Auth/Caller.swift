@@ -2,14 +2,14 @@ import AppCore
 import Foundation
 import Vapor
 
-/// The authenticated user of a request, reloaded from the database on every request (no role claims in tokens).
+/// The authenticated user of a request, as the database says at most one second ago (no role claims in tokens;
+/// ReadPathCaches).
 struct Caller: Sendable {
     let id: UUID
     let role: UserRole
     let practiceID: UUID?
     /// The linked pet-owner record of a PET_OWNER.
     let petOwnerID: UUID?
-    let user: User
 
     var isAdmin: Bool { role == .admin }
     var isMember: Bool { role.isMember }

@@ -84,9 +84,7 @@ extension AppointmentsController {
         if case .value(let vetID) = changes.vet { try await checkVet(vetID, practiceID: current.practiceID, on: db) }
 
         return try await db.writeTransaction { db in
-            if db.engine == .postgres {
-                _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: id) FOR UPDATE").all()
-            }
+            try await AppointmentStore.lock(id, .forUpdate, on: db)
             guard let appointment = try await Appointment.find(id, on: db) else {
                 throw APIError.notFound("Appointment not found")
             }
@@ -143,18 +141,12 @@ extension AppointmentsController {
                     "Cannot remove pet \(recorded.petID.lowercased) from the appointment: a recording exists for it")
             }
             for visit in visits { try await visit.delete(on: db) }
-            try await db.sql.raw("""
-                DELETE FROM appointment_pets WHERE appointment_id = \(bind: id) AND pet_id IN (\(binds: removed))
-                """).run()
+            try await AppointmentStore.deletePetLinks(of: id, pets: removed, on: db)
         }
-        try await db.sql.raw(
-            "UPDATE appointment_pets SET position = -1 - position WHERE appointment_id = \(bind: id)").run()
+        try await AppointmentStore.parkPetPositions(of: id, on: db)
         for (position, petID) in petIDs.enumerated() {
             if stored.contains(petID) {
-                try await db.sql.raw("""
-                    UPDATE appointment_pets SET position = \(bind: position)
-                    WHERE appointment_id = \(bind: id) AND pet_id = \(bind: petID)
-                    """).run()
+                try await AppointmentStore.setPetPosition(position, pet: petID, of: id, on: db)
             } else {
                 let link = AppointmentPet()
                 link.id = .init(appointmentID: id, petID: petID)

@@ -1,7 +1,6 @@
 import AppCore
 import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// Appointments: reads, creation and the two lists. Updates and cancellation live in `+Update`.
@@ -19,8 +18,11 @@ struct AppointmentsController: HelpPetRouteCollection {
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("appointment_id", .appointment)
-        let appointment = try await Visibility.appointment(id, for: caller, on: req.db)
-        return try JSONResponse.make(try await AppointmentAssembler.response(for: appointment, on: req.db))
+        // One statement: the appointment, its pets and their recordings, scoped to the caller (AppointmentStore).
+        guard let appointment = try await AppointmentStore.appointment(id, for: caller, on: req.db) else {
+            throw APIError.notFound("Appointment not found")
+        }
+        return try JSONResponse.make(appointment)
     }
 
     @Sendable func create(req: Request) async throws -> Response {

@@ -48,9 +48,12 @@ extension AudioUploadController {
     @Sendable func playback(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("visit_id", .visit)
-        let visit = try await Visibility.visit(id, for: caller, on: req.db)
+        // One statement: the visit's recording columns, scoped to the caller (VisitStore).
+        guard let visit = try await VisitStore.playback(id, for: caller, on: req.db) else {
+            throw APIError.notFound("Visit not found")
+        }
         let notFound = APIError.notFound("Audio file not found")
-        guard visit.source == VisitSource.recording.rawValue, let key = visit.storageKey,
+        guard visit.source == VisitSource.recording.rawValue, let key = visit.storage_key,
             try await req.recordingStorage.head(key) != nil
         else { throw notFound }
         let type = AudioContentType.stored(visit.metadata["content_type"].flatMap { if case .string(let s) = $0 { s } else { nil } })

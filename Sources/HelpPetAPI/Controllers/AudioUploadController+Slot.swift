@@ -97,21 +97,15 @@ extension AudioUploadController {
         let inserted: Bool
         do {
             inserted = try await req.db.writeTransaction { db -> Bool in
-                if db.engine == .postgres, let appointmentID {
+                if let appointmentID {
                     // Serializes with a concurrent replacement of the appointment's pets (§4.5).
-                    _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: appointmentID) FOR SHARE").all()
+                    try await AppointmentStore.lock(appointmentID, .forShare, on: db)
                 }
-                let rows = try await db.sql.raw("""
-                    INSERT INTO visits (id, pet_id, practice_id, appointment_id, source, state, visit_date, recording_day,
-                        full_text, storage_key, attempt, upload_method, upload_url_issued_at, metadata, created_by,
-                        created_at, updated_at)
-                    VALUES (\(bind: visitID), \(bind: context.pet.id!), \(bind: context.practice.id!), \(bind: appointmentID),
-                        'recording', 'new', \(bind: visitDate), \(bind: day), '', \(bind: key), 1, 'presigned_post',
-                        \(bind: now), \(try VisitRows.jsonValue(metadata, on: db)), \(bind: context.caller.id),
-                        \(bind: now), \(bind: now))
-                    ON CONFLICT DO NOTHING RETURNING id
-                    """).all()
-                guard !rows.isEmpty else { return false }
+                let inserted = try await VisitStore.insertRecordingSlot(
+                    id: visitID, petID: context.pet.id!, practiceID: context.practice.id!, appointmentID: appointmentID,
+                    visitDate: visitDate, recordingDay: day, key: key, metadata: metadata, createdBy: context.caller.id,
+                    now: now, on: db)
+                guard inserted else { return false }
                 try await recordIntent(visitID: visitID, key: key, attempt: 1, context, on: db)
                 return true
             }
@@ -136,22 +130,22 @@ extension AudioUploadController {
         let presigned = storage.presignUpload(key: key, contentType: context.request.contentType.value, for: req)
         let attempt = visit.attempt ?? 1
 
+        // Under the slot's row lock: a concurrent reissue of the same key (another URL time) does not matter, so it
+        // is not compared; comparing it made 32 sustained initiates on one slot lose the race eight times in a
+        // row around second boundaries (503, issue 14). A new legacy reservation, a completion or another key
+        // does matter: then the slot table is applied again.
         let updated = try await req.db.writeTransaction { db -> Bool in
             guard let current = try await VisitRows.locked(visit.id!, on: db), current.state == .new,
-                current.reservedAt == visit.reservedAt, current.uploadURLIssuedAt == visit.uploadURLIssuedAt,
-                current.storageKey == visit.storageKey
+                current.reservedAt == visit.reservedAt, current.storageKey == visit.storageKey
             else { return false }
             var patch = MetadataPatch()
             patch.set = uploadMetadata(context, key: key, attempt: attempt, bucket: storage.bucket)
             if current.metadata["upload_initiated_at"] == nil {
                 patch.set["upload_initiated_at"] = .string(WireTime.format(now))
             }
-            try await db.sql.raw("""
-                UPDATE visits SET storage_key = \(bind: key), upload_method = 'presigned_post',
-                    upload_url_issued_at = \(bind: now), reserved_at = NULL, reconcile_after = NULL,
-                    metadata = \(try patch.sqlValue(current: current.metadata, on: db)), updated_at = \(bind: now)
-                WHERE id = \(bind: visit.id!)
-                """).run()
+            try await VisitStore.issueUpload(
+                visit.id!, key: key, metadata: try patch.sqlValue(current: current.metadata, on: db),
+                replacingAttempt: nil, now: now, on: db)
             // A key with another extension is a new intent; the earlier key's URL stays valid and is still
             // looked under (docs/recording-safety.md).
             try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, context, on: db)
@@ -219,22 +213,15 @@ extension AudioUploadController {
             patch.set["upload_initiated_at"] = .string(WireTime.format(now))
             for key in patch.set.keys { patch.remove.remove(key) }
 
-            try await db.sql.raw("""
-                UPDATE visits SET state = 'new', attempt = \(bind: attempt), storage_key = \(bind: key),
-                    audio_transcript_url = NULL, full_text = '', summary = NULL, upload_method = 'presigned_post',
-                    upload_url_issued_at = \(bind: now), reserved_at = NULL, reconcile_after = NULL,
-                    metadata = \(try patch.sqlValue(current: current.metadata, on: db)), updated_at = \(bind: now)
-                WHERE id = \(bind: visit.id!)
-                """).run()
+            try await VisitStore.issueUpload(
+                visit.id!, key: key, metadata: try patch.sqlValue(current: current.metadata, on: db),
+                replacingAttempt: attempt, now: now, on: db)
             // Earlier keys can no longer become the current recording; objects landing there are still kept.
             try await UploadIntents.supersedeUnsettled(visitID: visit.id!, now: now, on: db)
             try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, context, on: db)
             // A queued job of the replaced recording would only produce a stale result (§5.1).
             if let oldKey = current.storageKey {
-                try await db.sql.raw("""
-                    UPDATE transcription_jobs SET status = 'discarded', updated_at = \(bind: now)
-                    WHERE visit_id = \(bind: visit.id!) AND storage_key = \(bind: oldKey) AND status = 'queued'
-                    """).run()
+                try await TranscriptionJobQueue.discardQueued(visitID: visit.id!, storageKey: oldKey, now: now, on: db)
             }
             return true
         }

@@ -32,9 +32,7 @@ struct AuthController {
         // The version read here, before the password is verified, goes into the token: a password change that
         // commits while bcrypt runs increments it, so the token is void from the start.
         let outcome = try await throttle.attempt(username: username, ip: ip, on: req.db) { () -> User? in
-            let user = try await User.query(on: req.db)
-                .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased()))
-                .first()
+            let user = try await UserStore.byUsername(username, on: req.db)
             let matches = try await req.core.passwordHasher.verify(password, against: user?.passwordHash)
             guard let user, matches, user.isActive else { return nil }
             return user
@@ -58,7 +56,9 @@ struct AuthController {
 
     @Sendable func me(req: Request) async throws -> Response {
         let caller = try req.caller
-        return try JSONResponse.make(UserResponse(caller.user, petOwnerID: caller.petOwnerID))
+        // The user may have changed within the cache's second; the full row is read (not a hot path).
+        guard let user = try await User.find(caller.id, on: req.db) else { throw APIError.unauthorized("Could not validate credentials") }
+        return try JSONResponse.make(UserResponse(user, petOwnerID: caller.petOwnerID))
     }
 
     /// Absent or empty → `{field} is required`; a JSON non-string → `{field} must be a string`.

@@ -1,5 +1,4 @@
 import AppCore
-import Fluent
 import Foundation
 import Vapor
 
@@ -22,6 +21,8 @@ struct DashboardController: HelpPetRouteCollection {
         let timezone: String
         let today_appointments: [AppointmentResponse]
         let stats: Stats
+        /// The vet's active availability windows overlapping the day (issue 13; additive).
+        let availability_windows: [VetAvailabilityResponse]
     }
 
     struct TodayResponse: Encodable, Sendable {
@@ -32,57 +33,64 @@ struct DashboardController: HelpPetRouteCollection {
         @NullEncodable var current_appointment: AppointmentResponse?
         let completed_count: Int
         let remaining_count: Int
+        /// The vet's active availability windows overlapping the day (issue 13; additive).
+        let availability_windows: [VetAvailabilityResponse]
     }
 
     @Sendable func schedule(req: Request) async throws -> Response {
         let day = try await Self.selection(req)
-        let completed = day.appointments.filter { $0.status == .completed }.count
+        let completed = day.appointments.filter { $0.status == AppointmentStatus.completed.rawValue }.count
         return try JSONResponse.make(
             ScheduleResponse(
-                date: day.date.description, timezone: day.timezone, today_appointments: day.responses,
-                stats: Stats(appointments_today: day.appointments.count, completed_visits: completed)))
+                date: day.date.description, timezone: day.timezone, today_appointments: day.appointments,
+                stats: Stats(appointments_today: day.appointments.count, completed_visits: completed),
+                availability_windows: day.windows))
     }
 
     @Sendable func today(req: Request) async throws -> Response {
         let day = try await Self.selection(req)
         let now = req.now
-        let indexed = Array(zip(day.appointments, day.responses))
+        let all = day.appointments
+        func has(_ a: AppointmentResponse, _ statuses: AppointmentStatus...) -> Bool {
+            statuses.contains { $0.rawValue == a.status }
+        }
 
-        let next = indexed
-            .filter { ($0.0.status == .scheduled || $0.0.status == .confirmed) && $0.0.appointmentDate > now }
-            .min { ($0.0.appointmentDate, $0.0.id!.uuidString) < ($1.0.appointmentDate, $1.0.id!.uuidString) }
+        // Ids are compared as lowercase text, which orders like the uppercase form they were compared in before.
+        let next = all
+            .filter { has($0, .scheduled, .confirmed) && $0.appointment_date > now }
+            .min { ($0.appointment_date, $0.id) < ($1.appointment_date, $1.id) }
         // Latest start wins among several; ties go to the smallest id.
-        func latest(_ items: [(Appointment, AppointmentResponse)]) -> (Appointment, AppointmentResponse)? {
+        func latest(_ items: [AppointmentResponse]) -> AppointmentResponse? {
             items.min {
-                $0.0.appointmentDate != $1.0.appointmentDate
-                    ? $0.0.appointmentDate > $1.0.appointmentDate : $0.0.id!.uuidString < $1.0.id!.uuidString
+                $0.appointment_date != $1.appointment_date ? $0.appointment_date > $1.appointment_date : $0.id < $1.id
             }
         }
-        var current = latest(indexed.filter { $0.0.status == .inProgress })
+        var current = latest(all.filter { has($0, .inProgress) })
         if current == nil {
-            current = latest(indexed.filter {
-                let a = $0.0
-                let end = a.appointmentDate.addingTimeInterval(TimeInterval(a.durationMinutes * 60))
-                return (a.status == .scheduled || a.status == .confirmed) && a.appointmentDate <= now && now < end
+            current = latest(all.filter {
+                let end = $0.appointment_date.addingTimeInterval(TimeInterval($0.duration_minutes * 60))
+                return has($0, .scheduled, .confirmed) && $0.appointment_date <= now && now < end
             })
         }
-        let completed = day.appointments.filter { $0.status == .completed }.count
-        let remaining = day.appointments.filter { $0.status != .completed && $0.status != .cancelled }.count
+        let completed = all.filter { has($0, .completed) }.count
+        let remaining = all.filter { !has($0, .completed, .cancelled) }.count
         return try JSONResponse.make(
             TodayResponse(
-                date: day.date.description, timezone: day.timezone, appointments_today: day.responses,
-                next_appointment: next?.1, current_appointment: current?.1,
-                completed_count: completed, remaining_count: remaining))
+                date: day.date.description, timezone: day.timezone, appointments_today: all,
+                next_appointment: next, current_appointment: current,
+                completed_count: completed, remaining_count: remaining, availability_windows: day.windows))
     }
 
     struct DaySelection {
         let date: CalendarDay
         let timezone: String
-        let appointments: [Appointment]
-        let responses: [AppointmentResponse]
+        let appointments: [AppointmentResponse]
+        let windows: [VetAvailabilityResponse]
     }
 
-    /// Checks in the contract's order, then the vet's appointments in their current practice on the local day.
+    /// Checks in the contract's order, then the vet's appointments in their current practice on the local day and
+    /// their availability windows, in one statement (AppointmentStore.vetDay). The vet's role and practice and the
+    /// practice's zone come from the read-path caches (at most one second old, docs/read-path.md).
     static func selection(_ req: Request) async throws -> DaySelection {
         let caller = try req.caller
         try caller.requireStaff()
@@ -91,28 +99,23 @@ struct DashboardController: HelpPetRouteCollection {
             throw APIError.forbidden("Access denied. Can only view your own dashboard.")
         }
         let requestedDay = try req.queryParameters.day()
-        let vet: User
+        let notFound = APIError.notFound("Vet not found")
+        let role: UserRole, vetPractice: UUID?
         if vetID == caller.id {
-            vet = caller.user
+            (role, vetPractice) = (caller.role, caller.practiceID)
         } else {
-            guard let found = try await User.find(vetID, on: req.db) else { throw APIError.notFound("Vet not found") }
-            vet = found
+            guard let vet = try await req.readPathCaches.identity(of: vetID, on: req.db) else { throw notFound }
+            (role, vetPractice) = (vet.userRole, vet.practice_id)
         }
-        guard vet.role.isMember, let practiceID = vet.practiceID,
-            let practice = try await Practice.find(practiceID, on: req.db)
-        else { throw APIError.notFound("Vet not found") }
+        guard role.isMember, let practiceID = vetPractice,
+            let practice = try await req.readPathCaches.zone(of: practiceID, on: req.db)
+        else { throw notFound }
 
-        let zone = practice.timeZone
-        let day = requestedDay ?? LocalDay.day(containing: req.now, in: zone)
-        let window = LocalDay.window(of: day, in: zone)
-        let appointments = try await Appointment.query(on: req.db)
-            .filter(\.$assignedVetUserID == vetID)
-            .filter(\.$practiceID == practiceID)
-            .filter(\.$appointmentDate >= window.lowerBound)
-            .filter(\.$appointmentDate < window.upperBound)
-            .sort(\.$appointmentDate).sort(\.$id)
-            .all()
-        let responses = try await AppointmentAssembler.responses(for: appointments, on: req.db)
-        return DaySelection(date: day, timezone: practice.timezone, appointments: appointments, responses: responses)
+        let day = requestedDay ?? LocalDay.day(containing: req.now, in: practice.zone)
+        let window = LocalDay.window(of: day, in: practice.zone)
+        let rows = try await AppointmentStore.vetDay(vet: vetID, practice: practiceID, window: window, on: req.db)
+        return DaySelection(
+            date: day, timezone: practice.identifier, appointments: rows.appointments,
+            windows: rows.windows.map { VetAvailabilityResponse($0, vet: vetID, practice: practiceID) })
     }
 }

@@ -22,12 +22,7 @@ struct DeviceTokensController: HelpPetRouteCollection {
         guard type == "ios" else { throw APIError.badRequest("Invalid device_type: '\(type)'. Allowed: ios") }
         let now = req.now
         // One statement decides concurrent registrations of the same token: the last one owns it.
-        try await req.db.sql.raw("""
-            INSERT INTO device_tokens (id, user_id, device_token, device_type, is_active, created_at, updated_at)
-            VALUES (\(bind: UUID()), \(bind: caller.id), \(bind: token), \(bind: type), \(bind: true), \(bind: now), \(bind: now))
-            ON CONFLICT (device_token) DO UPDATE SET user_id = excluded.user_id, device_type = excluded.device_type,
-                is_active = excluded.is_active, updated_at = excluded.updated_at
-            """).run()
+        try await DeviceTokenStore.register(token: token, type: type, user: caller.id, now: now, on: req.db)
         guard let stored = try await DeviceToken.query(on: req.db).filter(\.$deviceToken == token).first() else {
             throw APIError.notFound("Device token not found")
         }

@@ -37,12 +37,7 @@ extension MedicalRecordsController {
             try await req.db.writeTransaction { db in
                 // Versions are immutable, so the values read above are still this version's; only `is_current`
                 // can have changed, and this conditional update is what decides between concurrent amendments.
-                let superseded = try await db.sql.raw("""
-                    UPDATE medical_records SET is_current = \(bind: false), updated_at = \(bind: now)
-                    WHERE id = \(bind: id) AND is_current = \(bind: true)
-                    RETURNING id
-                    """).all()
-                guard !superseded.isEmpty else { throw Self.notCurrent }
+                guard try await MedicalRecordStore.supersede(id, now: now, on: db) else { throw Self.notCurrent }
                 try await next.create(on: db)
             }
         } catch where DatabaseFailure.isUniqueViolation(error) {

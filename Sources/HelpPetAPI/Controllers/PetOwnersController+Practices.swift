@@ -16,11 +16,7 @@ extension PetOwnersController {
         guard try await Practice.find(practiceID, on: req.db) != nil else {
             throw APIError.notFound("Practice not found")
         }
-        try await req.db.sql.raw("""
-            INSERT INTO pet_owner_practices (pet_owner_id, practice_id, created_at)
-            VALUES (\(bind: id), \(bind: practiceID), \(bind: req.now))
-            ON CONFLICT DO NOTHING
-            """).run()
+        try await PetOwnerStore.linkPractice(owner: id, practice: practiceID, now: req.now, on: req.db)
         return try JSONResponse.make(try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db))
     }
 }

@@ -42,20 +42,8 @@ struct PetOwnersController: HelpPetRouteCollection {
         }
 
         let builder = PetOwner.query(on: req.db)
-        if let clientsOf {
-            builder.filter(.sql(embed: """
-                pet_owners.id IN (SELECT pet_owner_id FROM pet_owner_practices WHERE practice_id = \(bind: clientsOf))
-                """))
-        }
-        if !search.isEmpty {
-            // Both sides go through the engine's lower() so the match folds case the same way on either side.
-            let pattern = "%" + Self.escapeLike(search) + "%"
-            builder.filter(.sql(embed: """
-                (lower(first_name || ' ' || last_name) LIKE lower(\(bind: pattern)) ESCAPE '!'
-                 OR lower(email) LIKE lower(\(bind: pattern)) ESCAPE '!'
-                 OR lower(coalesce(phone, '')) LIKE lower(\(bind: pattern)) ESCAPE '!')
-                """))
-        }
+        if let clientsOf { PetOwnerStore.onlyClients(of: clientsOf, builder) }
+        if !search.isEmpty { PetOwnerStore.matching("%" + Self.escapeLike(search) + "%", builder) }
         let total = try await builder.count()
         let owners = try await builder
             .sort(BinaryOrder.field("lower(last_name)", on: req.db), .ascending)

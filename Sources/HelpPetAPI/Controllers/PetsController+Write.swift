@@ -69,9 +69,7 @@ extension PetsController {
 
     /// C6 compares case-insensitively across all practices; the unique index has the final word.
     static func requireMicrochipFree(_ chip: String, excluding petID: UUID?, on db: any Database) async throws {
-        let query = Pet.query(on: db).filter(.sql(embed: "upper(microchip_number) = \(bind: chip.uppercased())"))
-        if let petID { query.filter(\.$id != petID) }
-        if try await query.count() > 0 { throw microchipTaken }
+        if try await PetStore.microchipTaken(chip, excluding: petID, on: db) { throw microchipTaken }
     }
 
     /// Today in the caller's practice zone; for ADMIN the owner's zone when the owner has exactly one practice,

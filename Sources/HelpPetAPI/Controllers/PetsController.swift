@@ -18,8 +18,12 @@ struct PetsController: HelpPetRouteCollection {
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("pet_id", .pet)
-        let pet = try await Visibility.pet(id, for: caller, on: req.db)
-        return try JSONResponse.make(try await Self.response(for: pet, caller: caller, now: req.now, on: req.db))
+        // One statement: the pet scoped to the caller, its owner and the zone of its age (PetStore).
+        guard let row = try await PetStore.pet(id, for: caller, on: req.db) else { throw APIError.notFound("Pet not found") }
+        let zone = row.age_zone.map { PracticeZone(identifier: $0).zone } ?? TimeZone(identifier: "UTC")!
+        return try JSONResponse.make(PetResponse(
+            row.pet, owner: PetOwnerBrief(row.owner, id: row.pet.owner_id),
+            today: LocalDay.day(containing: req.now, in: zone)))
     }
 
     @Sendable func listForOwner(req: Request) async throws -> Response {

@@ -77,6 +77,8 @@ struct PracticesController: HelpPetRouteCollection {
         if practice.hasChanges {
             practice.updatedAt = req.now
             try await practice.update(on: req.db)
+            // After the commit: this process's day windows use the new zone at once, other nodes within a second.
+            req.readPathCaches.practiceZones.invalidate(id)
         }
         return try JSONResponse.make(PracticeResponse(practice))
     }

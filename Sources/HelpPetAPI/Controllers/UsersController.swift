@@ -30,7 +30,7 @@ struct UsersController: HelpPetRouteCollection {
         }
         if let isActive { builder.filter(\.$isActive == isActive) }
         let total = try await builder.count()
-        let users = try await builder.sort(.sql(unsafeRaw: "lower(username)")).sort(\.$id)
+        let users = try await UserStore.orderedByUsername(builder)
             .range(page.range).all()
         let owners = try await Self.ownerIDs(of: users, on: req.db)
         return try JSONResponse.page(users.map { UserResponse($0, petOwnerID: owners[$0.id!]) }, total: total)
@@ -92,11 +92,8 @@ struct UsersController: HelpPetRouteCollection {
                 try await user.create(on: db)
                 if let petOwnerID {
                     // Conditional link: a concurrent request that linked the owner first wins (C4).
-                    let linked = try await db.sql.raw("""
-                        UPDATE pet_owners SET user_id = \(bind: user.id!), updated_at = \(bind: now)
-                        WHERE id = \(bind: petOwnerID) AND user_id IS NULL RETURNING id
-                        """).all()
-                    if linked.isEmpty { throw APIError.conflict("Pet owner is already linked to a user") }
+                    let linked = try await UserStore.linkPetOwner(petOwnerID, toUser: user.id!, now: now, on: db)
+                    if !linked { throw APIError.conflict("Pet owner is already linked to a user") }
                 }
             }
         } catch where DatabaseFailure.isUniqueViolation(error) {
@@ -136,10 +133,9 @@ struct UsersController: HelpPetRouteCollection {
             throw APIError.notFound("Practice not found")
         }
         if let newEmail = email.valueIfPresent, newEmail.lowercased() != user.email.lowercased() {
-            let taken = try await User.query(on: req.db)
-                .filter(.sql(unsafeRaw: "lower(email)"), .equal, .bind(newEmail.lowercased()))
-                .filter(\.$id != id).count() > 0
-            if taken { throw APIError.conflict("Email already registered") }
+            if try await UserStore.emailTaken(newEmail, excluding: id, on: req.db) {
+                throw APIError.conflict("Email already registered")
+            }
         }
         if id == caller.id && ((isActive == false) || newRole != user.role) {
             throw APIError.conflict("You cannot deactivate or change the role of your own account")
@@ -165,13 +161,13 @@ struct UsersController: HelpPetRouteCollection {
                 try await req.db.writeTransaction { db in
                     try await user.update(on: db)
                     // In the same transaction as the change itself, so no token minted before its commit survives.
-                    if voidsTokens {
-                        try await db.sql.raw("UPDATE users SET token_version = token_version + 1 WHERE id = \(bind: id)").run()
-                    }
+                    if voidsTokens { try await UserStore.incrementTokenVersion(id, on: db) }
                 }
             } catch where DatabaseFailure.isUniqueViolation(error) {
                 throw APIError.conflict("Email already registered")
             }
+            // After the commit: this process's next request sees the change; other nodes within a second.
+            req.readPathCaches.identities.invalidate(id)
             if voidsTokens { user.tokenVersion += 1 }
         }
         return try JSONResponse.make(UserResponse(user, petOwnerID: ownerID))
@@ -204,12 +200,8 @@ struct UsersController: HelpPetRouteCollection {
     }
 
     static func checkUniqueness(username: String, email: String, excluding: UUID?, on db: any Database) async throws {
-        let sameName = try await User.query(on: db)
-            .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased())).count()
-        if sameName > 0 { throw APIError.conflict("Username already registered") }
-        let sameEmail = try await User.query(on: db)
-            .filter(.sql(unsafeRaw: "lower(email)"), .equal, .bind(email.lowercased())).count()
-        if sameEmail > 0 { throw APIError.conflict("Email already registered") }
+        if try await UserStore.usernameTaken(username, on: db) { throw APIError.conflict("Username already registered") }
+        if try await UserStore.emailTaken(email, excluding: nil, on: db) { throw APIError.conflict("Email already registered") }
     }
 
     /// The linked pet-owner ids of PET_OWNER users, in one query.

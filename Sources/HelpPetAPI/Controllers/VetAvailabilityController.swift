@@ -154,9 +154,7 @@ struct VetAvailabilityController: HelpPetRouteCollection {
     /// concurrent writes for one vet are checked one after the other (SQLite has a single writer already).
     static func refuseOverlap(_ window: VetAvailability, on db: any Database) async throws {
         guard window.isActive else { return }
-        if db.engine == .postgres {
-            _ = try await db.sql.raw("SELECT id FROM users WHERE id = \(bind: window.vetUserID) FOR UPDATE").all()
-        }
+        try await UserStore.lock(window.vetUserID, on: db)
         let clash = try await VetAvailability.query(on: db)
             .filter(\.$vetUserID == window.vetUserID)
             .filter(\.$id != window.id!)

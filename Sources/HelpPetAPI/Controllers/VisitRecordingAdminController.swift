@@ -39,11 +39,8 @@ struct VisitRecordingAdminController: HelpPetRouteCollection {
                 let jobID = try await TranscriptionJobQueue.requeue(visitID: id, storageKey: key, now: now, on: db)
                 var patch = MetadataPatch()
                 patch.set["transcription_job_id"] = .string(jobID.lowercased)
-                try await db.sql.raw("""
-                    UPDATE visits SET state = 'processing',
-                        metadata = \(try patch.sqlValue(current: current.metadata, on: db)), updated_at = \(bind: now)
-                    WHERE id = \(bind: id)
-                    """).run()
+                try await VisitStore.markProcessing(
+                    id, metadata: try patch.sqlValue(current: current.metadata, on: db), now: now, on: db)
             }
         }
         guard let current = try await Visit.find(id, on: req.db) else { throw APIError.notFound("Visit not found") }

@@ -70,12 +70,9 @@ extension VisitTranscriptsController {
                 && patch.applied(to: current.metadata) == current.metadata
             if unchanged { return current }
 
-            try await db.sql.raw("""
-                UPDATE visits SET metadata = \(try patch.sqlValue(current: current.metadata, on: db)),
-                    full_text = \(bind: fullText), summary = \(bind: summary), state = \(bind: state.rawValue),
-                    updated_at = \(bind: now)
-                WHERE id = \(bind: id)
-                """).run()
+            try await VisitStore.updateTranscript(
+                id, metadata: try patch.sqlValue(current: current.metadata, on: db), fullText: fullText,
+                summary: summary, state: state, now: now, on: db)
             guard let updated = try await Visit.find(id, on: db) else { throw APIError.notFound("Visit not found") }
             return updated
         }

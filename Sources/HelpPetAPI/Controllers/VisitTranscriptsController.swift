@@ -22,18 +22,14 @@ struct VisitTranscriptsController: HelpPetRouteCollection {
         let state = try query.enumValue("state", VisitState.self)
         let includePending = try query.bool("include_pending", default: false)
         let page = try query.pagination()
-        _ = try await Visibility.pet(petID, for: caller, on: req.db)
-
-        let builder = Visit.query(on: req.db).filter(\.$petID == petID)
-        // Members see only their practice's visits of a pet they can see; owners see all visits of their pets.
-        if caller.isMember { builder.filter(\.$practiceID == (caller.practiceID ?? UUID())) }
-        if let state { builder.filter(\.$stateValue == state.rawValue) }
-        if !includePending { builder.filter(VisitFilters.notPending(on: req.db)) }
-        let total = try await builder.count()
-        let visits = try await Self.ordered(builder).range(page.range).all()
-        return try JSONResponse.page(visits.map {
+        // One statement: the pet's visibility, the total and the page (TranscriptStore).
+        guard let result = try await TranscriptStore.listForPet(
+            petID, for: caller, state: state, includePending: includePending, limit: page.limit, offset: page.offset,
+            on: req.db)
+        else { throw APIError.notFound("Pet not found") }
+        return try JSONResponse.page(result.visits.map {
             VisitTranscriptListItemResponse($0, objectURL: Self.objectURL(of: $0, req: req), hideDraftSummary: caller.isOwner)
-        }, total: total)
+        }, total: result.total)
     }
 
     @Sendable func listForAppointment(req: Request) async throws -> Response {
@@ -86,6 +82,11 @@ struct VisitTranscriptsController: HelpPetRouteCollection {
     /// recording is completed; a manual visit's URL is its stored one instead (VisitTranscriptResponse).
     static func objectURL(of visit: Visit, req: Request) -> String? {
         guard visit.state != .new, let key = visit.storageKey else { return nil }
+        return req.recordingStorage.objectURL(key: key, for: req)
+    }
+
+    static func objectURL(of visit: VisitRow, req: Request) -> String? {
+        guard visit.visitState != .new, let key = visit.storage_key else { return nil }
         return req.recordingStorage.objectURL(key: key, for: req)
     }
 }

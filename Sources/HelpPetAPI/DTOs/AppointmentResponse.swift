@@ -46,4 +46,21 @@ struct AppointmentResponse: Encodable, Sendable {
         created_at = a.createdAt
         updated_at = a.updatedAt
     }
+
+    init(_ a: AppointmentPetRow, pets: [PetSummaryResponse]) {
+        id = a.id.lowercased
+        practice_id = a.practice_id.lowercased
+        pet_owner_id = a.pet_owner_id.lowercased
+        assigned_vet_user_id = a.assigned_vet_user_id?.lowercased
+        appointment_date = a.appointment_date
+        duration_minutes = a.duration_minutes
+        appointment_type = a.appointment_type
+        status = a.status
+        title = a.title
+        description = a.description
+        notes = a.notes
+        self.pets = pets
+        created_at = a.created_at
+        updated_at = a.updated_at
+    }
 }

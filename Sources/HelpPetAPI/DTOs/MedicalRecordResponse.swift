@@ -37,37 +37,41 @@ struct MedicalRecordResponse: Encodable, Sendable {
 
     /// - Parameter today: today in the record's practice zone (MedicalRecordPresenter).
     init(_ r: MedicalRecord, today: CalendarDay, zone: TimeZone) {
-        id = r.id!.lowercased
-        original_id = r.originalID.lowercased
+        self.init(MedicalRecordRow(r), today: today, zone: zone)
+    }
+
+    init(_ r: MedicalRecordRow, today: CalendarDay, zone: TimeZone) {
+        id = r.id.lowercased
+        original_id = r.original_id.lowercased
         version = r.version
-        pet_id = r.petID.lowercased
-        practice_id = r.practiceID.lowercased
-        record_type = r.recordType
+        pet_id = r.pet_id.lowercased
+        practice_id = r.practice_id.lowercased
+        record_type = r.record_type
         title = r.title
         description = r.description
         diagnosis = r.diagnosis
-        treatment_plan = r.treatmentPlan
+        treatment_plan = r.treatment_plan
         medications = r.medications
         notes = r.notes
-        follow_up_date = r.followUpDate
-        is_current = r.isCurrent
-        created_by = r.createdBy.lowercased
-        created_at = r.createdAt
-        updated_at = r.updatedAt
+        follow_up_date = r.follow_up_date
+        is_current = r.is_current
+        created_by = r.created_by.lowercased
+        created_at = r.created_at
+        updated_at = r.updated_at
         visit_date = r.effectiveVisitDate
-        follow_up_required = r.followUpRequired
+        follow_up_required = r.follow_up_required
         created_by_user_id = created_by
-        treatment = r.treatmentPlan
+        treatment = r.treatment_plan
         // Only the current version can still be due: a superseded version's follow-up was replaced by the amendment.
-        let followUp = r.followUpDate.flatMap(CalendarDay.init)
-        is_follow_up_due = r.isCurrent && followUp.map { $0 <= today } == true
+        let followUp = r.follow_up_date.flatMap(CalendarDay.init)
+        is_follow_up_due = r.is_current && followUp.map { $0 <= today } == true
         days_since_visit = Int(today.daysSince1970 - LocalDay.day(containing: r.effectiveVisitDate, in: zone).daysSince1970)
-        veterinarian_name = r.veterinarianName
-        clinic_name = r.clinicName
+        veterinarian_name = r.veterinarian_name
+        clinic_name = r.clinic_name
         weight = r.weight
         temperature = r.temperature
         cost = r.cost
-        medical_data = r.medicalData
+        medical_data = r.medical_data
     }
 }
 

@@ -19,6 +19,17 @@ struct PetOwnerBrief: Encodable, Sendable {
         phone = o.phone
         user_id = o.userID?.lowercased
     }
+
+    init(_ o: PetOwnerBriefRow, id ownerID: UUID) {
+        id = ownerID.lowercased
+        first_name = o.owner_first_name
+        last_name = o.owner_last_name
+        // PetOwner.fullName's rule.
+        full_name = o.owner_last_name.isEmpty ? o.owner_first_name : o.owner_first_name + " " + o.owner_last_name
+        email = o.owner_email
+        phone = o.owner_phone
+        user_id = o.owner_user_id?.lowercased
+    }
 }
 
 struct PetResponse: Encodable, Sendable {
@@ -50,30 +61,34 @@ struct PetResponse: Encodable, Sendable {
 
     /// - Parameter today: today in the zone the pet's age is counted in (PetAge).
     init(_ p: Pet, owner o: PetOwner, today: CalendarDay) {
-        id = p.id!.lowercased
-        owner_id = p.ownerID.lowercased
+        self.init(PetRow(p), owner: PetOwnerBrief(o), today: today)
+    }
+
+    init(_ p: PetRow, owner o: PetOwnerBrief, today: CalendarDay) {
+        id = p.id.lowercased
+        owner_id = p.owner_id.lowercased
         name = p.name
         species = p.species
         breed = p.breed
         color = p.color
         gender = p.gender
-        date_of_birth = p.dateOfBirth
+        date_of_birth = p.date_of_birth
         weight = p.weight
-        microchip_number = p.microchipNumber
-        microchip_id = p.microchipNumber
+        microchip_number = p.microchip_number
+        microchip_id = p.microchip_number
         allergies = p.allergies
-        spayed_neutered = p.spayedNeutered
+        spayed_neutered = p.spayed_neutered
         medications = p.medications
-        medical_notes = p.medicalNotes
-        emergency_contact = p.emergencyContact
-        emergency_phone = p.emergencyPhone
-        age_years = p.dateOfBirth.flatMap(CalendarDay.init).map { PetAge.wholeYears(born: $0, today: today) }
+        medical_notes = p.medical_notes
+        emergency_contact = p.emergency_contact
+        emergency_phone = p.emergency_phone
+        age_years = p.date_of_birth.flatMap(CalendarDay.init).map { PetAge.wholeYears(born: $0, today: today) }
         // As the original backend forms it.
         display_name = "\(p.name) (\(p.species))"
-        is_active = p.isActive
-        registration_date = p.registrationDate
-        owner = PetOwnerBrief(o)
-        created_at = p.createdAt
-        updated_at = p.updatedAt
+        is_active = p.is_active
+        registration_date = p.registration_date
+        owner = o
+        created_at = p.created_at
+        updated_at = p.updated_at
     }
 }

@@ -26,4 +26,18 @@ struct VetAvailabilityResponse: Encodable, Sendable {
         created_at = a.createdAt
         updated_at = a.updatedAt
     }
+
+    /// A window of a dashboard's day: active, of that vet and practice (the statement filtered on all three).
+    init(_ w: AvailabilityWindowRow, vet: UUID, practice: UUID) {
+        id = w.availability_id.lowercased
+        vet_user_id = vet.lowercased
+        practice_id = practice.lowercased
+        start_at = w.start_at
+        end_at = w.end_at
+        availability_type = w.availability_type
+        notes = w.availability_notes
+        is_active = true
+        created_at = w.availability_created_at
+        updated_at = w.availability_updated_at
+    }
 }

@@ -12,7 +12,7 @@ struct VisitTranscriptListItemResponse: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey { case has_audio, chief_complaint }
 
-    init(_ visit: Visit, objectURL: String?, hideDraftSummary: Bool) {
+    init(_ visit: VisitRow, objectURL: String?, hideDraftSummary: Bool) {
         self.visit = VisitTranscriptResponse(visit, objectURL: objectURL, hideDraftSummary: hideDraftSummary)
         has_audio = visit.source == VisitSource.recording.rawValue && objectURL != nil
         if case .string(let complaint)? = visit.metadata["chief_complaint"] { chief_complaint = complaint }

@@ -22,18 +22,22 @@ struct VisitTranscriptResponse: Encodable, Sendable {
     ///   - hideDraftSummary: PET_OWNER callers never see a draft summary, neither the visit's nor a previous
     ///     recording's (DraftSummaries).
     init(_ v: Visit, objectURL: String?, hideDraftSummary: Bool) {
-        uuid = v.id!.lowercased
-        pet_id = v.petID.lowercased
-        appointment_id = v.appointmentID?.lowercased
-        practice_id = v.practiceID.lowercased
-        visit_date = Int64(v.visitDate.timeIntervalSince1970.rounded(.down))
-        full_text = v.fullText
-        audio_transcript_url = v.source == VisitSource.manual.rawValue ? v.audioTranscriptURL : objectURL
+        self.init(VisitRow(v), objectURL: objectURL, hideDraftSummary: hideDraftSummary)
+    }
+
+    init(_ v: VisitRow, objectURL: String?, hideDraftSummary: Bool) {
+        uuid = v.id.lowercased
+        pet_id = v.pet_id.lowercased
+        appointment_id = v.appointment_id?.lowercased
+        practice_id = v.practice_id.lowercased
+        visit_date = Int64(v.visit_date.timeIntervalSince1970.rounded(.down))
+        full_text = v.full_text
+        audio_transcript_url = v.source == VisitSource.manual.rawValue ? v.audio_transcript_url : objectURL
         metadata = hideDraftSummary ? DraftSummaries.hidden(in: v.metadata) : v.metadata
         summary = hideDraftSummary && DraftSummaries.isDraft(v.metadata) ? nil : v.summary
-        state = v.stateValue
-        created_at = v.createdAt
-        updated_at = v.updatedAt
-        created_by = v.createdBy.lowercased
+        state = v.state
+        created_at = v.created_at
+        updated_at = v.updated_at
+        created_by = v.created_by.lowercased
     }
 }

@@ -9,11 +9,12 @@ enum VisitFilters {
         .sql(unsafeRaw: notPendingSQL(on: db))
     }
 
-    /// The condition of `notPending` as SQL text (for raw statements).
-    static func notPendingSQL(on db: any Database) -> String {
+    /// The condition of `notPending` as SQL text (for raw statements); `table` qualifies the columns in a join.
+    static func notPendingSQL(on db: any Database, table: String? = nil) -> String {
+        let t = table.map { $0 + "." } ?? ""
         let hasPrevious = db.engine == .postgres
-            ? "(metadata -> 'previous_recordings') IS NOT NULL"
-            : "json_type(metadata, '$.previous_recordings') IS NOT NULL"
-        return "NOT (source = 'recording' AND state = 'new' AND NOT (\(hasPrevious)))"
+            ? "(\(t)metadata -> 'previous_recordings') IS NOT NULL"
+            : "json_type(\(t)metadata, '$.previous_recordings') IS NOT NULL"
+        return "NOT (\(t)source = 'recording' AND \(t)state = 'new' AND NOT (\(hasPrevious)))"
     }
 }

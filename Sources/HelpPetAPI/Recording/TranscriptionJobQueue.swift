@@ -42,3 +42,13 @@ enum TranscriptionJobQueue {
             """).run()
     }
 }
+
+extension TranscriptionJobQueue {
+    /// A queued job of a replaced recording would only produce a stale result (§5.1).
+    static func discardQueued(visitID: UUID, storageKey: String, now: Date, on db: any Database) async throws {
+        try await db.sql.raw("""
+            UPDATE transcription_jobs SET status = 'discarded', updated_at = \(bind: now)
+            WHERE visit_id = \(bind: visitID) AND storage_key = \(bind: storageKey) AND status = 'queued'
+            """).run()
+    }
+}

@@ -19,8 +19,10 @@ import VaporTesting
             let today = try await app.get("/api/v1/dashboard/vet/\(Demo.vet1.id.lowercased)/today", token: vet)
             #expect(today.status == .ok, "\(today)")
             let json = today.json
+            // `availability_windows` is issue 13's additive field (none in the demo data).
             #expect(json.keys == ["date", "timezone", "appointments_today", "next_appointment", "current_appointment",
-                                  "completed_count", "remaining_count"])
+                                  "completed_count", "remaining_count", "availability_windows"])
+            #expect(json["availability_windows"].array?.isEmpty == true)
             #expect(json["date"].string == "2025-01-15")
             #expect(json["timezone"].string == "America/Los_Angeles")
             #expect(json["appointments_today"].ids == [first, "74b6089d-94c3-5e5d-98b1-0956c48da9f5",
@@ -40,7 +42,7 @@ import VaporTesting
             _ = try await app.delete("/api/v1/appointments/\(rocky)", token: vet)
             let schedule = try await app.get("/api/v1/dashboard/vet/\(Demo.vet1.id.lowercased)", token: vet)
             #expect(schedule.status == .ok)
-            #expect(schedule.json.keys == ["date", "timezone", "today_appointments", "stats"])
+            #expect(schedule.json.keys == ["date", "timezone", "today_appointments", "stats", "availability_windows"])
             #expect(schedule.json["today_appointments"].count == 3)
             #expect(schedule.json["stats"]["appointments_today"].int == 3)
             #expect(schedule.json["stats"]["completed_visits"].int == 0)

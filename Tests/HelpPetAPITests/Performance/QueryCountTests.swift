@@ -42,10 +42,16 @@ import VaporTesting
             func measure() async throws -> [Int] {
                 var counts: [Int] = []
                 for (token, path) in endpoints {
-                    let requestID = "count-\(UUID().uuidString.lowercased())"
-                    let response = try await app.get(path, token: token, headers: ["X-Request-ID": requestID])
-                    #expect(response.status == .ok, "\(path): \(response)")
-                    counts.append(counter.count(for: requestID))
+                    // The fewest of three tries: authentication is cached for one second (ReadPathCaches), so
+                    // whether a try loads the cache depends on timing; the fewest is the endpoint's own count.
+                    var fewest = Int.max
+                    for _ in 0..<3 {
+                        let requestID = "count-\(UUID().uuidString.lowercased())"
+                        let response = try await app.get(path, token: token, headers: ["X-Request-ID": requestID])
+                        #expect(response.status == .ok, "\(path): \(response)")
+                        fewest = min(fewest, counter.count(for: requestID))
+                    }
+                    counts.append(fewest)
                 }
                 return counts
             }
@@ -76,6 +82,56 @@ import VaporTesting
                 #expect(small[index] > 0, "\(path) was not counted")
                 #expect(large[index] <= Self.limit, "\(path): \(large[index]) statements with 50+ rows")
                 #expect(large[index] == small[index], "\(path): \(small[index]) statements grew to \(large[index])")
+            }
+        }
+    }
+}
+
+
+/// The hot reads of issue 14 are ONE statement each, authentication included: the bearer check is answered by the
+/// process-local cache (at most one second old), and everything else (visibility, counts, the page, pets,
+/// recordings, zones, availability windows) is inside the one statement. A second statement fails this test.
+@Suite struct HotReadStatementTests {
+    @Test func everyHotReadIsExactlyOneStatement() async throws {
+        try await RecordingFixtures.withApp { app in
+            let counter = StatementCounter()
+            let vet = try await app.token(for: Demo.vet1)
+            let admin = try await app.token(for: Demo.admin)
+            let owner = try await app.token(for: Demo.owner1)
+            let day = app.seedDay.description
+            let appointment = Demo.appointmentID(1, app)
+            let bella = Demo.pet(1).lowercased
+            let visitID = try await RecordingFixtures.recorded(app, vet, pet: Demo.pet(1), appointment: appointment)
+            let endpoints: [(String, String)] = [
+                (vet, "/api/v1/appointments/\(appointment.lowercased)"),
+                (owner, "/api/v1/appointments/\(appointment.lowercased)"),
+                (admin, "/api/v1/appointments/\(appointment.lowercased)"),
+                (vet, "/api/v1/dashboard/vet/\(Demo.vet1.id.lowercased)/today?date=\(day)"),
+                (admin, "/api/v1/dashboard/vet/\(Demo.vet1.id.lowercased)/today?date=\(day)"),
+                (vet, "/api/v1/dashboard/vet/\(Demo.vet1.id.lowercased)?date=\(day)"),
+                (vet, "/api/v1/pets/\(bella)"),
+                (owner, "/api/v1/pets/\(bella)"),
+                (admin, "/api/v1/pets/\(bella)"),
+                (vet, "/api/v1/medical-records/pet/\(bella)"),
+                (owner, "/api/v1/medical-records/pet/\(bella)?latest_only=true"),
+                (vet, "/api/v1/visit-transcripts/pet/\(bella)"),
+                (owner, "/api/v1/visit-transcripts/pet/\(bella)"),
+                (vet, RecordingFixtures.playbackPath(visitID)),
+                (owner, RecordingFixtures.playbackPath(visitID)),
+            ]
+            app.logger = Logger(label: "statement-counter") { _ in counter }
+            app.logger.logLevel = .debug
+            for (token, path) in endpoints {
+                // The fewest of three tries: the first may load the caches (a cache entry lives one second, and a
+                // busy machine may let it expire between two tries); what remains is the endpoint's own count.
+                var fewest = Int.max
+                for _ in 0..<3 {
+                    let requestID = "hot-\(UUID().uuidString.lowercased())"
+                    let response = try await app.get(path, token: token, headers: ["X-Request-ID": requestID])
+                    #expect(response.status == .ok, "\(path): \(response)")
+                    fewest = min(fewest, counter.count(for: requestID))
+                }
+                #expect(fewest == 1, "\(path): \(fewest) statements")
             }
         }
     }

@@ -1,0 +1,117 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// Every SQL statement of the appointments aggregate (appointments and their pets). Each read is one statement
+/// (issue 14): the appointment joined to its pets and their recordings, scoped to the caller inside the SQL.
+enum AppointmentStore {
+    /// The columns of `AppointmentPetRow`: `a` appointments, `ap` its pet links, `p` the pets, `v` their visits.
+    private static let columns: SQLQueryString = """
+        a.id, a.practice_id, a.pet_owner_id, a.assigned_vet_user_id, a.appointment_date, a.duration_minutes,
+        a.appointment_type, a.status, a.title, a.description, a.notes, a.created_at, a.updated_at,
+        p.id AS pet_id, p.name AS pet_name, p.species AS pet_species, p.breed AS pet_breed,
+        v.id AS visit_id, v.state AS visit_state
+        """
+
+    /// The joins behind `columns`. A pending reservation is not a recording yet (contract §4.10); at most one visit
+    /// exists per (appointment, pet) (`visits_one_per_appointment_pet`).
+    private static func joins(on db: any Database) -> SQLQueryString {
+        """
+        LEFT JOIN appointment_pets ap ON ap.appointment_id = a.id
+        LEFT JOIN pets p ON p.id = ap.pet_id
+        LEFT JOIN visits v ON v.appointment_id = ap.appointment_id AND v.pet_id = ap.pet_id
+            AND \(unsafeRaw: VisitFilters.notPendingSQL(on: db, table: "v"))
+        """
+    }
+
+    /// `GET /appointments/{id}`: nil when it does not exist or the caller may not see it.
+    static func appointment(_ id: UUID, for caller: Caller, on db: any Database) async throws -> AppointmentResponse? {
+        let rows = try await db.sql.raw("""
+            SELECT \(columns) FROM appointments a \(joins(on: db))
+            WHERE a.id = \(bind: id) AND \(CallerScope.appointment("a", caller: caller))
+            ORDER BY ap.position
+            """).all(decoding: AppointmentPetRow.self)
+        return AppointmentResponse.grouping(rows).first
+    }
+
+    /// The representations of already loaded appointments (lists), in their order, with one statement.
+    static func responses(for ids: [UUID], on db: any Database) async throws -> [AppointmentResponse] {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await db.sql.raw("""
+            SELECT \(columns) FROM appointments a \(joins(on: db))
+            WHERE a.id IN (\(binds: ids))
+            ORDER BY a.id, ap.position
+            """).all(decoding: AppointmentPetRow.self)
+        let byID = Dictionary(uniqueKeysWithValues: AppointmentResponse.grouping(rows).map { ($0.id, $0) })
+        return ids.compactMap { byID[$0.lowercased] }
+    }
+
+    /// A vet's day in one statement: their appointments in the practice within `window` (by start, then id) and
+    /// their active availability windows overlapping it (half-open, by start, then id). The two lists travel as one
+    /// `UNION ALL` told apart by `kind`; each row is decoded once, into the type of its kind.
+    static func vetDay(
+        vet vetID: UUID, practice practiceID: UUID, window: Range<Date>, on db: any Database
+    ) async throws -> VetDayRows {
+        let rows = try await db.sql.raw("""
+            SELECT 'a' AS kind, \(columns), ap.position AS position,
+                NULL AS availability_id, NULL AS start_at, NULL AS end_at, NULL AS availability_type,
+                NULL AS availability_notes, NULL AS availability_created_at, NULL AS availability_updated_at
+            FROM appointments a \(joins(on: db))
+            WHERE a.assigned_vet_user_id = \(bind: vetID) AND a.practice_id = \(bind: practiceID)
+                AND a.appointment_date >= \(bind: window.lowerBound) AND a.appointment_date < \(bind: window.upperBound)
+            UNION ALL
+            SELECT 'w', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                w.id, w.start_at, w.end_at, w.availability_type, w.notes, w.created_at, w.updated_at
+            FROM vet_availability w
+            WHERE w.vet_user_id = \(bind: vetID) AND w.practice_id = \(bind: practiceID) AND w.is_active = \(bind: true)
+                AND w.start_at < \(bind: window.upperBound) AND w.end_at > \(bind: window.lowerBound)
+            ORDER BY 1, 6, 2, 21, 23, 22
+            """).all()
+        var appointments: [AppointmentPetRow] = []
+        var windows: [AvailabilityWindowRow] = []
+        for row in rows {
+            if try row.decode(column: "kind", as: String.self) == "a" {
+                appointments.append(try row.decode(model: AppointmentPetRow.self))
+            } else {
+                windows.append(try row.decode(model: AvailabilityWindowRow.self))
+            }
+        }
+        return VetDayRows(appointments: AppointmentResponse.grouping(appointments), windows: windows)
+    }
+}
+
+/// A row lock taken inside a write transaction on PostgreSQL; SQLite's `BEGIN IMMEDIATE` already holds the
+/// database's single write lock, so there it is nothing.
+enum RowLock: String {
+    case forUpdate = "FOR UPDATE"
+    case forShare = "FOR SHARE"
+}
+
+extension AppointmentStore {
+    static func lock(_ id: UUID, _ mode: RowLock, on db: any Database) async throws {
+        guard db.engine == .postgres else { return }
+        _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: id) \(unsafeRaw: mode.rawValue)").all()
+    }
+
+    static func deletePetLinks(of id: UUID, pets: [UUID], on db: any Database) async throws {
+        try await db.sql.raw("""
+            DELETE FROM appointment_pets WHERE appointment_id = \(bind: id) AND pet_id IN (\(binds: pets))
+            """).run()
+    }
+
+    /// Moves every position of the appointment's pets to a negative value, so renumbering never collides with
+    /// `(appointment_id, position)` (C8).
+    static func parkPetPositions(of id: UUID, on db: any Database) async throws {
+        try await db.sql.raw(
+            "UPDATE appointment_pets SET position = -1 - position WHERE appointment_id = \(bind: id)").run()
+    }
+
+    static func setPetPosition(_ position: Int, pet: UUID, of id: UUID, on db: any Database) async throws {
+        try await db.sql.raw("""
+            UPDATE appointment_pets SET position = \(bind: position)
+            WHERE appointment_id = \(bind: id) AND pet_id = \(bind: pet)
+            """).run()
+    }
+}

@@ -1,0 +1,17 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// The SQL of device tokens.
+enum DeviceTokenStore {
+    /// One statement decides concurrent registrations of the same token: the last one owns it.
+    static func register(token: String, type: String, user: UUID, now: Date, on db: any Database) async throws {
+        try await db.sql.raw("""
+            INSERT INTO device_tokens (id, user_id, device_token, device_type, is_active, created_at, updated_at)
+            VALUES (\(bind: UUID()), \(bind: user), \(bind: token), \(bind: type), \(bind: true), \(bind: now), \(bind: now))
+            ON CONFLICT (device_token) DO UPDATE SET user_id = excluded.user_id, device_type = excluded.device_type,
+                is_active = excluded.is_active, updated_at = excluded.updated_at
+            """).run()
+    }
+}

@@ -1,0 +1,92 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// The SQL of the medical records aggregate that the read path needs.
+enum MedicalRecordStore {
+    private static let recordColumns = """
+        r.id, r.original_id, r.version, r.is_current, r.pet_id, r.practice_id, r.record_type, r.title,
+        r.description, r.diagnosis, r.treatment_plan, r.medications, r.notes, r.follow_up_date, r.visit_date,
+        r.follow_up_required, r.veterinarian_name, r.clinic_name, r.weight, r.temperature, r.cost, r.medical_data,
+        r.created_by, r.created_at, r.updated_at
+        """
+
+    /// `GET /medical-records/pet/{id}` in one statement: the pet's visibility (CallerScope), the envelope's counts
+    /// and one page of records (newest first, then id) with each record's practice zone. The pet is the anchor row,
+    /// so an invisible pet gives no row (nil: 404) and a visible pet without records one row without a record.
+    /// Members see their practice's records only; `currentOnly` keeps current versions.
+    static func listForPet(
+        _ petID: UUID, for caller: Caller, currentOnly: Bool, limit: Int, offset: Int, on db: any Database
+    ) async throws -> MedicalRecordPage? {
+        let filter: SQLQueryString = """
+            pet_id = \(bind: petID) AND \(CallerScope.practiceRows("medical_records", caller: caller))
+            \(unsafeRaw: currentOnly ? "AND is_current = \(db.engine == .postgres ? "TRUE" : "1")" : "")
+            """
+        let rows = try await db.sql.raw("""
+            SELECT counts.total, counts.current_count, \(unsafeRaw: recordColumns), zp.timezone AS record_timezone
+            FROM pets p
+            CROSS JOIN (SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN is_current THEN 1 ELSE 0 END), 0) AS current_count
+                FROM medical_records WHERE \(filter)) counts
+            LEFT JOIN (SELECT * FROM medical_records WHERE \(filter)
+                ORDER BY created_at DESC, id LIMIT \(bind: limit) OFFSET \(bind: offset)) r ON 1 = 1
+            LEFT JOIN practices zp ON zp.id = r.practice_id
+            WHERE p.id = \(bind: petID) AND \(CallerScope.pet("p", caller: caller))
+            ORDER BY r.created_at DESC, r.id
+            """).all(decoding: MedicalRecordPageRow.self)
+        guard let first = rows.first else { return nil }
+        return MedicalRecordPage(
+            total: first.total, current: first.current_count,
+            records: rows.compactMap { row in
+                row.record.map { ($0, PracticeZone(identifier: row.record_timezone ?? "UTC")) }
+            })
+    }
+
+    /// The records of a pet the caller may see: members only their practice's, ADMIN and the owner all.
+    static func visibleRecords(of petID: UUID, caller: Caller, on db: any Database) -> QueryBuilder<MedicalRecord> {
+        let builder = MedicalRecord.query(on: db).filter(\.$petID == petID)
+        if caller.isMember { builder.filter(\.$practiceID == (caller.practiceID ?? UUID())) }
+        return builder
+    }
+
+    /// Every visible version of a pet's records for the history: newest lineage first (by its version 1), newest
+    /// version first.
+    static func history(of petID: UUID, caller: Caller, range: Range<Int>, on db: any Database) async throws
+        -> [MedicalRecord]
+    {
+        try await visibleRecords(of: petID, caller: caller, on: db)
+            .sort(.sql(unsafeRaw: """
+                (SELECT first_version.created_at FROM medical_records first_version
+                 WHERE first_version.id = medical_records.original_id)
+                """), .descending)
+            .sort(\.$originalID).sort(\.$version, .descending)
+            .range(range).all()
+    }
+
+    /// The envelope's counts in one statement.
+    static func counts(of petID: UUID, caller: Caller, currentOnly: Bool, on db: any Database) async throws
+        -> (total: Int, current: Int)
+    {
+        struct Counts: Decodable { let total: Int; let current_count: Int }
+        var sql: SQLQueryString = """
+            SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN is_current THEN 1 ELSE 0 END), 0) AS current_count
+            FROM medical_records WHERE pet_id = \(bind: petID)
+            """
+        if caller.isMember { sql += " AND practice_id = \(bind: caller.practiceID ?? UUID())" }
+        if currentOnly { sql += " AND is_current = \(bind: true)" }
+        guard let row = try await db.sql.raw(sql).first(decoding: Counts.self) else { return (0, 0) }
+        return (row.total, row.current_count)
+    }
+}
+
+extension MedicalRecordStore {
+    /// Marks a version superseded if it still is the current one: what decides between concurrent amendments.
+    static func supersede(_ id: UUID, now: Date, on db: any Database) async throws -> Bool {
+        let superseded = try await db.sql.raw("""
+            UPDATE medical_records SET is_current = \(bind: false), updated_at = \(bind: now)
+            WHERE id = \(bind: id) AND is_current = \(bind: true)
+            RETURNING id
+            """).all()
+        return !superseded.isEmpty
+    }
+}

@@ -1,0 +1,39 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// Every SQL statement of the pets aggregate that the read path needs.
+enum PetStore {
+    /// `GET /pets/{id}` in one statement: the pet if the caller may see it (CallerScope), its owner, and the zone
+    /// of its age: the caller's practice for members; for ADMIN and owners the owner's practice when the owner is
+    /// a client of exactly one, else NULL (UTC) — PetAge's rule.
+    static func pet(_ id: UUID, for caller: Caller, on db: any Database) async throws -> PetReadRow? {
+        let zone: SQLQueryString = caller.isMember
+            ? "(SELECT zp.timezone FROM practices zp WHERE zp.id = \(bind: caller.practiceID ?? UUID()))"
+            : """
+                CASE WHEN (SELECT COUNT(*) FROM pet_owner_practices zc WHERE zc.pet_owner_id = p.owner_id) = 1
+                THEN (SELECT zp.timezone FROM pet_owner_practices zl JOIN practices zp ON zp.id = zl.practice_id
+                      WHERE zl.pet_owner_id = p.owner_id) END
+                """
+        return try await db.sql.raw("""
+            SELECT p.id, p.owner_id, p.name, p.species, p.breed, p.color, p.gender, p.date_of_birth, p.weight,
+                p.microchip_number, p.allergies, p.spayed_neutered, p.medications, p.medical_notes,
+                p.emergency_contact, p.emergency_phone, p.is_active, p.registration_date, p.created_at, p.updated_at,
+                o.first_name AS owner_first_name, o.last_name AS owner_last_name, o.email AS owner_email,
+                o.phone AS owner_phone, o.user_id AS owner_user_id,
+                \(zone) AS age_zone
+            FROM pets p JOIN pet_owners o ON o.id = p.owner_id
+            WHERE p.id = \(bind: id) AND \(CallerScope.pet("p", caller: caller))
+            """).first(decoding: PetReadRow.self)
+    }
+}
+
+extension PetStore {
+    /// Whether another pet carries the microchip number, compared case-insensitively across all practices (C6).
+    static func microchipTaken(_ chip: String, excluding petID: UUID?, on db: any Database) async throws -> Bool {
+        let query = Pet.query(on: db).filter(.sql(embed: "upper(microchip_number) = \(bind: chip.uppercased())"))
+        if let petID { query.filter(\.$id != petID) }
+        return try await query.count() > 0
+    }
+}

@@ -1,0 +1,74 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// What authentication needs of a user, in one row: the user joined to the pet-owner record it is linked to.
+struct CallerIdentityRow: Decodable, Sendable {
+    let id: UUID
+    let role: String
+    let practice_id: UUID?
+    let is_active: Bool
+    let token_version: Int
+    let linked_pet_owner_id: UUID?
+
+    /// `User.role`'s mapping: a value outside the four roles reads as PET_OWNER (the least privileged).
+    var userRole: UserRole { UserRole(rawValue: role) ?? .petOwner }
+}
+
+/// The SQL of the users aggregate that the read path needs.
+enum UserStore {
+    static func callerIdentity(_ id: UUID, on db: any Database) async throws -> CallerIdentityRow? {
+        try await db.sql.raw("""
+            SELECT users.id, users.role, users.practice_id, users.is_active, users.token_version,
+                pet_owners.id AS linked_pet_owner_id
+            FROM users LEFT JOIN pet_owners ON pet_owners.user_id = users.id
+            WHERE users.id = \(bind: id)
+            """).first(decoding: CallerIdentityRow.self)
+    }
+
+    /// Voids every token of a user (contract §2.1), in the transaction of the change that requires it.
+    static func incrementTokenVersion(_ id: UUID, on db: any Database) async throws {
+        try await db.sql.raw("UPDATE users SET token_version = token_version + 1 WHERE id = \(bind: id)").run()
+    }
+
+    /// Links a pet-owner record to a new user unless another user was linked first (C4); false when it was.
+    static func linkPetOwner(_ ownerID: UUID, toUser userID: UUID, now: Date, on db: any Database) async throws -> Bool {
+        let linked = try await db.sql.raw("""
+            UPDATE pet_owners SET user_id = \(bind: userID), updated_at = \(bind: now)
+            WHERE id = \(bind: ownerID) AND user_id IS NULL RETURNING id
+            """).all()
+        return !linked.isEmpty
+    }
+}
+
+extension UserStore {
+    /// The user a login names; usernames are unique case-insensitively.
+    static func byUsername(_ username: String, on db: any Database) async throws -> User? {
+        try await User.query(on: db)
+            .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased())).first()
+    }
+
+    static func usernameTaken(_ username: String, on db: any Database) async throws -> Bool {
+        try await User.query(on: db)
+            .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased())).count() > 0
+    }
+
+    /// Whether a user other than `excluding` has the email, compared case-insensitively.
+    static func emailTaken(_ email: String, excluding: UUID?, on db: any Database) async throws -> Bool {
+        let query = User.query(on: db).filter(.sql(unsafeRaw: "lower(email)"), .equal, .bind(email.lowercased()))
+        if let excluding { query.filter(\.$id != excluding) }
+        return try await query.count() > 0
+    }
+
+    /// The users list's order: case-insensitive username, then id.
+    static func orderedByUsername(_ builder: QueryBuilder<User>) -> QueryBuilder<User> {
+        builder.sort(.sql(unsafeRaw: "lower(username)")).sort(\.$id)
+    }
+
+    /// Serializes writes that depend on a user (a vet's availability windows) on PostgreSQL.
+    static func lock(_ id: UUID, on db: any Database) async throws {
+        guard db.engine == .postgres else { return }
+        _ = try await db.sql.raw("SELECT id FROM users WHERE id = \(bind: id) FOR UPDATE").all()
+    }
+}
