@@ -46,7 +46,8 @@ struct TranscribeCommand: AsyncCommand {
             recognizer: recognizer, preparation: AudioPreparation(maxSeconds: settings.maxAudioSeconds),
             clock: app.core.clock)
         let outcome = try await transcriber.transcribe(
-            source, contentType: signature.contentType ?? "audio/wav", petName: signature.petName, workDirectory: folder)
+            source, contentType: signature.contentType ?? "audio/wav", petName: signature.petName, workDirectory: folder,
+            chunkSeconds: Double(settings.chunkSeconds))
         let t = outcome.transcript
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -20,7 +20,7 @@ enum TranscriptionAssembly {
         return TranscriptionWorker(
             settings: .init(
                 concurrency: settings.concurrency, pollInterval: settings.pollInterval,
-                leaseSeconds: settings.leaseSeconds, temporaryDirectory: temporary),
+                leaseSeconds: settings.leaseSeconds, temporaryDirectory: temporary, chunkSeconds: settings.chunkSeconds),
             recognizer: recognizer, preparation: AudioPreparation(maxSeconds: settings.maxAudioSeconds),
             store: TranscriptionJobStore(
                 owner: ProcessIdentity.current, leaseSeconds: settings.leaseSeconds, retryDelays: settings.retryDelays),
@@ -93,6 +93,16 @@ struct HelpPetTranscriptionTarget: TranscriptionJobTarget {
 
     func download(_ job: ClaimedJob, to destination: URL) async throws -> Bool {
         try await VisitTranscriptionJobs.download(storageKey: job.storageKey, to: destination, app: app)
+    }
+
+    func reportProgress(_ job: ClaimedJob, fraction: Double) async {
+        do {
+            try await VisitTranscriptionJobs.recordProgress(
+                fraction, jobID: job.id, owner: job.owner, visitID: job.visitID, storageKey: job.storageKey,
+                on: app.db)
+        } catch {
+            app.logger.debug("transcription progress not recorded: \(String(reflecting: type(of: error)))")
+        }
     }
 
     func applySuccess(_ job: ClaimedJob, outcome: TranscriptionOutcome) async throws -> TranscriptionApplyResult {

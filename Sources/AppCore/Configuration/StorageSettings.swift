@@ -114,6 +114,9 @@ public struct TranscriptionSettings: Sendable {
     public var engineTimeoutSeconds: Int = 1800
     /// `TRANSCRIPTION_MAX_AUDIO_SECONDS`: longer recordings are refused (visit `failed`) instead of decoded.
     public var maxAudioSeconds: Int = 7200
+    /// `TRANSCRIPTION_CHUNK_SECONDS`: a longer recording is transcribed in chunks of about this length, cut in pauses,
+    /// with `metadata.transcription_progress` after each.
+    public var chunkSeconds: Int = 600
 
     public init(engine: Engine, whisperModelDirectory: String?) {
         self.engine = engine
@@ -153,6 +156,7 @@ public struct TranscriptionSettings: Sendable {
         }
         settings.engineTimeoutSeconds = try env.int("TRANSCRIPTION_TIMEOUT_SECONDS", default: 1800, range: 10...86_400)
         settings.maxAudioSeconds = try env.int("TRANSCRIPTION_MAX_AUDIO_SECONDS", default: 7200, range: 10...86_400)
+        settings.chunkSeconds = try env.int("TRANSCRIPTION_CHUNK_SECONDS", default: 600, range: 20...3600)
         return settings
     }
 }

@@ -57,7 +57,7 @@ struct AuthController {
     @Sendable func me(req: Request) async throws -> Response {
         let caller = try req.caller
         // The user may have changed within the cache's second; the full row is read (not a hot path).
-        guard let user = try await User.find(caller.id, on: req.db) else { throw APIError.unauthorized("Could not validate credentials") }
+        let user = try await UserStore.callerUser(caller, on: req.db)
         return try JSONResponse.make(UserResponse(user, petOwnerID: caller.petOwnerID))
     }
 

@@ -13,7 +13,7 @@ enum VisitMetadata {
         "device_metadata", "previous_recordings", "transcription_job_id", "transcription_engine", "transcription_model",
         "transcription_completed_at", "transcription_failed_at", "transcription_error", "transcript_length",
         "transcript_segments", "language", "audio_duration_seconds", "real_time_factor", "summary_status",
-        "transcription_note", "vocabulary_corrections",
+        "transcription_note", "vocabulary_corrections", "transcription_progress",
     ]
 
     /// The `metadata` field of a client request: an object within the size limits without server-managed keys.

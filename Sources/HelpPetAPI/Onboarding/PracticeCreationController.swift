@@ -42,18 +42,17 @@ struct PracticeCreationController: Sendable {
         practice.adminUserID = caller.id
         practice.createdAt = now
         practice.updatedAt = now
-        let role = caller.user.requestedRole
+        let role = try await UserStore.callerUser(caller, on: req.db).requestedRole
         try await req.db.writeTransaction { db in
             try await practice.create(on: db)
             // Conditional on the user still being pending: two concurrent creates (or an ADMIN's approval meanwhile)
             // leave one membership, and the losing transaction rolls its practice back.
-            let admitted = try await db.sql.raw("""
-                UPDATE users SET role = \(bind: role.rawValue), practice_id = \(bind: practice.id!),
-                    requested_role = NULL, requested_practice_id = NULL, updated_at = \(bind: now)
-                WHERE id = \(bind: caller.id) AND role = \(bind: UserRole.pending.rawValue) RETURNING id
-                """).all()
-            if admitted.isEmpty { throw APIError.conflict("You already belong to a practice") }
+            let admitted = try await UserStore.admitPendingUser(
+                caller.id, role: role, practiceID: practice.id!, now: now, on: db)
+            if !admitted { throw APIError.conflict("You already belong to a practice") }
         }
+        // After the commit: the new member's next request in this process sees the membership at once.
+        req.readPathCaches.identities.invalidate(caller.id)
         return try JSONResponse.make(PracticeResponse(practice), status: .created)
     }
 }

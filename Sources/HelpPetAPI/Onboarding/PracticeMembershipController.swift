@@ -17,7 +17,7 @@ struct PracticeMembershipController: Sendable {
         let requested = try fields.optionalUUID("practice_id", kind: .practice)
         if case .absent = requested { throw APIError.badRequest("practice_id is required") }
         let practiceID = requested.valueIfPresent
-        let user = caller.user
+        let user = try await UserStore.callerUser(caller, on: req.db)
 
         switch caller.role {
         case .pending:

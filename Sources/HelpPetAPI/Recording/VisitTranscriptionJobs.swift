@@ -91,6 +91,7 @@ public enum VisitTranscriptionJobs {
             patch.set["real_time_factor"] = .number(result.realTimeFactor)
             patch.set["transcription_completed_at"] = .string(WireTime.format(result.completedAt))
             patch.set["transcript_length"] = .integer(Int64(result.fullText.count))
+            patch.set["transcription_progress"] = .number(1)
             patch.remove = ["transcription_error", "transcription_failed_at"]
             // Silence or noise only (the engine's voice filter kept nothing): a finished, empty transcript with a note
             // the app and the console can show, not an error and not a retry.
@@ -123,6 +124,25 @@ public enum VisitTranscriptionJobs {
                 """).run()
             try await finishJob(jobID, status: "done", error: nil, now: result.completedAt, on: db)
             return .applied
+        }
+    }
+
+    /// `metadata.transcription_progress` (0...1, three decimals) while the job runs, only while this worker holds the
+    /// job and the visit still waits for it.
+    public static func recordProgress(
+        _ fraction: Double, jobID: UUID, owner: String, visitID: UUID, storageKey: String, on db: any Database
+    ) async throws {
+        try await db.writeTransaction { db in
+            guard try await holds(jobID: jobID, owner: owner, on: db),
+                let visit = try await VisitRows.locked(visitID, on: db), visit.state == .processing,
+                visit.storageKey == storageKey
+            else { return }
+            var patch = MetadataPatch()
+            patch.set["transcription_progress"] = .number((min(max(fraction, 0), 1) * 1000).rounded() / 1000)
+            try await db.sql.raw("""
+                UPDATE visits SET metadata = \(try patch.sqlValue(current: visit.metadata, on: db))
+                WHERE id = \(bind: visitID) AND state = 'processing' AND storage_key = \(bind: storageKey)
+                """).run()
         }
     }
 

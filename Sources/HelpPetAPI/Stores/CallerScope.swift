@@ -9,6 +9,8 @@ enum CallerScope {
     /// An appointment row (`alias`): ADMIN all, members their practice's, owners their own.
     static func appointment(_ alias: String, caller: Caller) -> SQLQueryString {
         switch caller.role {
+        // Signed up, not admitted (PendingMembershipGate refuses them first; this keeps the SQL safe on its own).
+        case .pending: return "FALSE"
         case .admin: return "TRUE"
         case .vet, .vetStaff: return "\(unsafeRaw: alias).practice_id = \(bind: caller.practiceID ?? UUID())"
         case .petOwner: return "\(unsafeRaw: alias).pet_owner_id = \(bind: caller.petOwnerID ?? UUID())"
@@ -18,6 +20,8 @@ enum CallerScope {
     /// A pet row (`alias`): ADMIN all, members the pets of their practice's clients, owners their own.
     static func pet(_ alias: String, caller: Caller) -> SQLQueryString {
         switch caller.role {
+        // Signed up, not admitted (PendingMembershipGate refuses them first; this keeps the SQL safe on its own).
+        case .pending: return "FALSE"
         case .admin: return "TRUE"
         case .vet, .vetStaff:
             return """
@@ -32,6 +36,8 @@ enum CallerScope {
     /// A visit row (`alias`): ADMIN all, members their current practice's, owners those of their pets.
     static func visit(_ alias: String, caller: Caller) -> SQLQueryString {
         switch caller.role {
+        // Signed up, not admitted (PendingMembershipGate refuses them first; this keeps the SQL safe on its own).
+        case .pending: return "FALSE"
         case .admin: return "TRUE"
         case .vet, .vetStaff: return "\(unsafeRaw: alias).practice_id = \(bind: caller.practiceID ?? UUID())"
         case .petOwner:
@@ -45,6 +51,7 @@ enum CallerScope {
     /// The rows of a pet-scoped list a caller sees once the pet itself is visible (`alias` has `practice_id`):
     /// members only their practice's rows, ADMIN and the owner all of them.
     static func practiceRows(_ alias: String, caller: Caller) -> SQLQueryString {
-        caller.isMember ? "\(unsafeRaw: alias).practice_id = \(bind: caller.practiceID ?? UUID())" : "TRUE"
+        if caller.role == .pending { return "FALSE" }
+        return caller.isMember ? "\(unsafeRaw: alias).practice_id = \(bind: caller.practiceID ?? UUID())" : "TRUE"
     }
 }

@@ -12,7 +12,7 @@ struct CallerIdentityRow: Decodable, Sendable {
     let token_version: Int
     let linked_pet_owner_id: UUID?
 
-    /// `User.role`'s mapping: a value outside the four roles reads as PET_OWNER (the least privileged).
+    /// `User.role`'s mapping: a value outside the known roles reads as PET_OWNER (the least privileged).
     var userRole: UserRole { UserRole(rawValue: role) ?? .petOwner }
 }
 
@@ -30,6 +30,27 @@ enum UserStore {
     /// Voids every token of a user (contract §2.1), in the transaction of the change that requires it.
     static func incrementTokenVersion(_ id: UUID, on db: any Database) async throws {
         try await db.sql.raw("UPDATE users SET token_version = token_version + 1 WHERE id = \(bind: id)").run()
+    }
+
+    /// The caller's whole row, for the few routes that show or change it (the bearer check keeps only the identity).
+    static func callerUser(_ caller: Caller, on db: any Database) async throws -> User {
+        guard let user = try await User.find(caller.id, on: db) else {
+            throw APIError.unauthorized("Could not validate credentials")
+        }
+        return user
+    }
+
+    /// Makes a PENDING user a member of `practiceID` with `role`, only while still pending (two concurrent self-service
+    /// practice creations, or an ADMIN's approval meanwhile, leave one membership); false when no longer pending.
+    static func admitPendingUser(
+        _ id: UUID, role: UserRole, practiceID: UUID, now: Date, on db: any Database
+    ) async throws -> Bool {
+        let admitted = try await db.sql.raw("""
+            UPDATE users SET role = \(bind: role.rawValue), practice_id = \(bind: practiceID),
+                requested_role = NULL, requested_practice_id = NULL, updated_at = \(bind: now)
+            WHERE id = \(bind: id) AND role = \(bind: UserRole.pending.rawValue) RETURNING id
+            """).all()
+        return !admitted.isEmpty
     }
 
     /// Links a pet-owner record to a new user unless another user was linked first (C4); false when it was.

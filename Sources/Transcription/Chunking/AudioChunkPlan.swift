@@ -18,25 +18,29 @@ struct AudioChunkPlan {
             let search = Int(searchSeconds * rate)
             let from = max((cuts.last ?? 0) + chunk / 2, nominal - search)
             let to = min(total - chunk / 4, nominal + search)
-            cuts.append(from < to ? try quietest(wave, in: from..<to) : nominal)
+            cuts.append(from < to ? try quietest(wave, in: from..<to, target: nominal) : nominal)
             nominal = cuts.last! + chunk
         }
         let bounds = [0] + cuts + [total]
         return AudioChunkPlan(chunks: zip(bounds, bounds.dropFirst()).map { $0..<$1 })
     }
 
-    /// The middle of the 100 ms frame with the least energy in `range`.
-    static func quietest(_ wave: PCMWave, in range: Range<Int>) throws -> Int {
+    /// The middle of the quietest 100 ms frame in `range`; among frames about as quiet as the quietest (within a
+    /// factor of 2, as digital silence or a steady noise floor are), the one closest to `target`, so a long pause is
+    /// cut near the chunk length rather than at its start.
+    static func quietest(_ wave: PCMWave, in range: Range<Int>, target: Int) throws -> Int {
         let frame = PCMWave.sampleRate / 10
         let samples = try wave.samples(from: range.lowerBound, count: range.count)
-        var best = (energy: Double.infinity, at: range.lowerBound + range.count / 2)
+        var frames: [(energy: Double, at: Int)] = []
         var start = 0
         while start + frame <= samples.count {
             var energy = 0.0
             for sample in samples[start..<(start + frame)] { energy += Double(sample) * Double(sample) }
-            if energy < best.energy { best = (energy, range.lowerBound + start + frame / 2) }
+            frames.append((energy / Double(frame), range.lowerBound + start + frame / 2))
             start += frame
         }
-        return best.at
+        guard let minimum = frames.map(\.energy).min() else { return target }
+        let quiet = frames.filter { $0.energy <= minimum * 2 + 1 }
+        return quiet.min { abs($0.at - target) < abs($1.at - target) }?.at ?? target
     }
 }

@@ -37,6 +37,13 @@ struct PCMWave {
         }
     }
 
+    /// Headerless 16-bit samples (tests build waves from them).
+    init(unsafeRawPCM url: URL, sampleCount: Int) {
+        self.url = url
+        self.dataOffset = 0
+        self.sampleCount = sampleCount
+    }
+
     var duration: Double { Double(sampleCount) / Double(Self.sampleRate) }
 
     func samples(from start: Int, count: Int) throws -> [Int16] {

@@ -42,6 +42,9 @@ public protocol TranscriptionJobTarget: Sendable {
     func input(for job: ClaimedJob) async throws -> TranscriptionJobInput?
     /// Streams the recording into `destination`; false when the object is missing.
     func download(_ job: ClaimedJob, to destination: URL) async throws -> Bool
+    /// How much of the recording is transcribed (0...1), while the job runs. Best effort: a failure to record it
+    /// must not fail the job.
+    func reportProgress(_ job: ClaimedJob, fraction: Double) async
     func applySuccess(_ job: ClaimedJob, outcome: TranscriptionOutcome) async throws -> TranscriptionApplyResult
     /// The last attempt failed: visit `failed` with `transcription_error`, job `failed`.
     func applyFailure(_ job: ClaimedJob, message: String, at: Date) async throws -> TranscriptionApplyResult

@@ -15,7 +15,12 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
         public var pollInterval: Double
         public var leaseSeconds: Int
         public var temporaryDirectory: URL
-        public init(concurrency: Int, pollInterval: Double, leaseSeconds: Int, temporaryDirectory: URL) {
+        /// Recordings longer than 1.25 of this are transcribed in chunks, with progress after each.
+        public var chunkSeconds: Double = 600
+        public init(
+            concurrency: Int, pollInterval: Double, leaseSeconds: Int, temporaryDirectory: URL, chunkSeconds: Int = 600
+        ) {
+            self.chunkSeconds = Double(chunkSeconds)
             self.concurrency = concurrency
             self.pollInterval = pollInterval
             self.leaseSeconds = leaseSeconds
@@ -179,7 +184,12 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
         let transcriber = RecordingTranscriber(
             recognizer: recognizer, preparation: preparation, drafter: drafter,
             vocabulary: vocabulary.adding(practiceTerms: input.practiceTerms), clock: clock)
+        // A job taken again after its worker died starts over at 0, never showing the dead attempt's progress.
+        await target.reportProgress(job, fraction: 0)
+        let target = self.target
         return try await transcriber.transcribe(
-            source, contentType: input.contentType, petName: input.petName, workDirectory: folder.url)
+            source, contentType: input.contentType, petName: input.petName, workDirectory: folder.url,
+            chunkSeconds: settings.chunkSeconds
+        ) { fraction in await target.reportProgress(job, fraction: fraction) }
     }
 }
