@@ -68,28 +68,8 @@ done <"$sentences"
 python3 - "$sentences" "$work/whisper.txt" "$work/sphinx.txt" "$rtf" "$elapsed" "$out" "$(nproc)" <<'PY'
 import re, sys, datetime, platform
 ref_path, whisper_path, sphinx_path, rtf, elapsed, out, cores = sys.argv[1:]
-ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
-TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-def words(n):
-    n = int(n)
-    if n < 20: return ONES[n]
-    if n < 100: return TENS[n // 10] + ("" if n % 10 == 0 else " " + ONES[n % 10])
-    if n < 1000: return ONES[n // 100] + " hundred" + ("" if n % 100 == 0 else " " + words(n % 100))
-    return words(n // 1000) + " thousand" + ("" if n % 1000 == 0 else " " + words(n % 1000))
-def norm(text):
-    text = text.lower().replace("-", " ")
-    text = re.sub(r"(\d+)\.(\d+)", lambda m: words(m.group(1)) + " point " + " ".join(ONES[int(d)] for d in m.group(2)), text)
-    text = re.sub(r"\d+", lambda m: words(m.group(0)), text.replace(",", ""))
-    text = re.sub(r"[^a-z' ]", " ", text)
-    return [w for w in text.split() if w not in ("and",)]
-def distance(a, b):
-    d = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        prev, d[0] = d[0], i
-        for j in range(1, len(b) + 1):
-            cur = min(d[j] + 1, d[j - 1] + 1, prev + (a[i - 1] != b[j - 1]))
-            prev, d[j] = d[j], cur
-    return d[len(b)]
+sys.path.insert(0, "bench")
+from transcription_wer import normalise as norm, distance  # one scoring rule for both WER tables
 refs = [l.strip() for l in open(ref_path) if l.strip()]
 lines = ["HelpPet transcription benchmark, " + datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
          f"machine: {platform.machine()}, {cores} cores (shared); speech: espeak-ng -v en -s 130 -g 3 -> AAC m4a -> 16 kHz WAV",

@@ -18,8 +18,6 @@ import sys
 import tempfile
 import wave
 
-import numpy as np
-
 VOICES = [
     ("espeak-ng en-us", lambda text, out: ["espeak-ng", "-v", "en-us", "-s", "130", "-w", out, text]),
     ("espeak-ng en-gb-x-rp", lambda text, out: ["espeak-ng", "-v", "en-gb-x-rp", "-s", "140", "-w", out, text]),
@@ -67,11 +65,15 @@ def distance(a, b):
 
 
 def read_wav(path):
+    import numpy as np  # here, so bench/transcription.sh can import the scoring helpers with a bare python3
+
     with wave.open(path) as w:
         return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float64)
 
 
 def write_wav(path, samples):
+    import numpy as np
+
     with wave.open(path, "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
@@ -91,6 +93,8 @@ def speak(voice, text, out, work):
 
 
 def add_noise(clean_path, out, work):
+    import numpy as np
+
     speech = read_wav(clean_path)
     seconds = len(speech) / 16000 + 1
     noise_path = os.path.join(work, "noise.wav")

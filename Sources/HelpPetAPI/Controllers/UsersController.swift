@@ -74,19 +74,9 @@ struct UsersController: HelpPetRouteCollection {
 
         let hash = try await req.core.passwordHasher.hash(password)
         let now = req.now
-        let user = User()
-        user.id = UUID()
-        user.username = username
-        user.email = email
-        user.fullName = fullName
-        user.roleValue = role.rawValue
-        user.practiceID = practiceID
-        user.passwordHash = hash
-        user.isActive = isActive
-        user.credentialsChangedAt = now
-        user.tokenVersion = 0
-        user.createdAt = now
-        user.updatedAt = now
+        let user = User(
+            username: username, email: email, fullName: fullName, role: role, practiceID: practiceID,
+            passwordHash: hash, isActive: isActive, now: now)
         do {
             try await req.db.writeTransaction { db in
                 try await user.create(on: db)

@@ -24,6 +24,25 @@ final class User: Model, @unchecked Sendable {
 
     init() {}
 
+    /// A new account as `POST /users` and `POST /auth/signup` create it: token version 0, credentials set now.
+    init(
+        username: String, email: String, fullName: String, role: UserRole, practiceID: UUID?, passwordHash: String,
+        isActive: Bool, now: Date
+    ) {
+        self.id = UUID()
+        self.username = username
+        self.email = email
+        self.fullName = fullName
+        self.roleValue = role.rawValue
+        self.practiceID = practiceID
+        self.passwordHash = passwordHash
+        self.isActive = isActive
+        self.credentialsChangedAt = now
+        self.tokenVersion = 0
+        self.createdAt = now
+        self.updatedAt = now
+    }
+
     /// The member role a PENDING user becomes when admitted: the one requested at signup, VET_STAFF by default.
     var requestedRole: UserRole { requestedRoleValue.flatMap(UserRole.init(rawValue:)).flatMap { $0.isMember ? $0 : nil } ?? .vetStaff }
 

@@ -44,21 +44,11 @@ struct SignupController: Sendable {
         try await UsersController.checkUniqueness(username: username, email: email, excluding: nil, on: req.db)
         let hash = try await req.core.passwordHasher.hash(password)
         let now = req.now
-        let user = User()
-        user.id = UUID()
-        user.username = username
-        user.email = email
-        user.fullName = fullName
-        user.roleValue = UserRole.pending.rawValue
-        user.practiceID = nil
+        let user = User(
+            username: username, email: email, fullName: fullName, role: .pending, practiceID: nil, passwordHash: hash,
+            isActive: true, now: now)
         user.requestedRoleValue = role.rawValue
         user.requestedPracticeID = practiceID
-        user.passwordHash = hash
-        user.isActive = true
-        user.credentialsChangedAt = now
-        user.tokenVersion = 0
-        user.createdAt = now
-        user.updatedAt = now
         do {
             try await user.create(on: req.db)
         } catch where DatabaseFailure.isUniqueViolation(error) {
