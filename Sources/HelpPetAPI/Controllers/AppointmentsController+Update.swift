@@ -135,12 +135,12 @@ extension AppointmentsController {
     static func replacePets(of id: UUID, stored: [UUID], with petIDs: [UUID], on db: any Database) async throws {
         let removed = stored.filter { !petIDs.contains($0) }
         if !removed.isEmpty {
-            let visits = try await Visit.query(on: db).filter(\.$appointmentID == id).filter(\.$petID ~~ removed).all()
+            let visits = try await VisitStore.visits(ofAppointment: id, pets: removed, on: db)
             if let recorded = visits.first(where: { !$0.isPending }) {
                 throw APIError.conflict(
                     "Cannot remove pet \(recorded.petID.lowercased) from the appointment: a recording exists for it")
             }
-            for visit in visits { try await visit.delete(on: db) }
+            try await VisitStore.deleteVisits(visits, on: db)
             try await AppointmentStore.deletePetLinks(of: id, pets: removed, on: db)
         }
         try await AppointmentStore.parkPetPositions(of: id, on: db)

@@ -63,7 +63,7 @@ struct VisitRecordingAdminController: HelpPetRouteCollection {
         var keys = try await UploadIntents.allKeys(visitID: id, on: req.db)
         // The delete leaves its upload intents dead (visit_id NULL): the embedded store refuses their URLs from
         // now on, and the reconciler removes whatever still lands under them on S3 (docs/recording-safety.md).
-        try await visit.delete(on: req.db)
+        try await VisitStore.delete(visit, on: req.db)
 
         keys += [visit.storageKey].compactMap { $0 }
         if case .array(let previous)? = visit.metadata["previous_recordings"] {

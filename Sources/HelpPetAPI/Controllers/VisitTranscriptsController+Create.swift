@@ -48,7 +48,7 @@ extension VisitTranscriptsController {
         visit.createdBy = caller.id
         visit.createdAt = now
         visit.updatedAt = now
-        try await visit.create(on: req.db)
+        try await VisitStore.insert(visit, on: req.db)
         return try JSONResponse.make(Self.response(visit, caller: caller, req: req), status: .created)
     }
 }

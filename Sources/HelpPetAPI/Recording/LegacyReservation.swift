@@ -76,16 +76,11 @@ struct LegacyReservation: Sendable {
             if db.engine == .postgres {
                 _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: appointment.id!) FOR SHARE").all()
             }
-            let rows = try await db.sql.raw("""
-                INSERT INTO visits (id, pet_id, practice_id, appointment_id, source, state, visit_date, full_text,
-                    storage_key, attempt, upload_method, reserved_at, metadata, created_by, created_at, updated_at)
-                VALUES (\(bind: visitID), \(bind: pet.id!), \(bind: appointment.practiceID), \(bind: appointment.id!),
-                    'recording', 'new', \(bind: appointment.appointmentDate), '', \(bind: key), 1, 'multipart',
-                    \(bind: now), \(try VisitRows.jsonValue(metadata, on: db)), \(bind: caller.id), \(bind: now),
-                    \(bind: now))
-                ON CONFLICT DO NOTHING RETURNING id
-                """).all()
-            guard !rows.isEmpty else { return false }
+            guard try await VisitStore.insertLegacyReservation(
+                id: visitID, petID: pet.id!, practiceID: appointment.practiceID, appointmentID: appointment.id!,
+                visitDate: appointment.appointmentDate, key: key, metadata: metadata, createdBy: caller.id, now: now,
+                on: db)
+            else { return false }
             try await recordIntent(visitID: visitID, key: key, attempt: 1, upload: upload, now: now, on: db)
             return true
         }
@@ -121,12 +116,9 @@ struct LegacyReservation: Sendable {
             patch.set = metadata(
                 key: key, attempt: attempt, upload: upload, appointment: appointment, caller: caller, bucket: bucket,
                 now: now)
-            try await db.sql.raw("""
-                UPDATE visits SET storage_key = \(bind: key), attempt = \(bind: attempt), upload_method = 'multipart',
-                    reserved_at = \(bind: now), reconcile_after = NULL,
-                    metadata = \(try patch.sqlValue(current: current.metadata, on: db)), updated_at = \(bind: now)
-                WHERE id = \(bind: visit.id!)
-                """).run()
+            try await VisitStore.reserveForLegacyUpload(
+                visit.id!, key: key, attempt: attempt, metadata: try patch.sqlValue(current: current.metadata, on: db),
+                now: now, on: db)
             try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, upload: upload, now: now, on: db)
             return true
         }
@@ -149,14 +141,9 @@ struct LegacyReservation: Sendable {
     /// so an immediate retry can take it over again.
     func release(on db: any Database) async throws {
         if inserted {
-            try await db.sql.raw("""
-                DELETE FROM visits WHERE id = \(bind: visitID) AND state = 'new' AND reserved_at = \(bind: reservedAt)
-                """).run()
+            try await VisitStore.deleteLegacyReservation(visitID, reservedAt: reservedAt, on: db)
         } else {
-            try await db.sql.raw("""
-                UPDATE visits SET reserved_at = NULL WHERE id = \(bind: visitID) AND state = 'new'
-                    AND reserved_at = \(bind: reservedAt)
-                """).run()
+            try await VisitStore.releaseLegacyReservation(visitID, reservedAt: reservedAt, on: db)
         }
     }
 }

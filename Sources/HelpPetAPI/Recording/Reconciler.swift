@@ -87,20 +87,13 @@ struct Reconciler: Sendable {
         let urlUsable = try await UploadIntents.hasUsableURL(visitID: visit.id!, now: now, on: db)
         if visit.isPending && expired && !urlUsable {
             // Nothing was recorded and the upload URL (or the legacy request) is long gone.
-            try await db.sql.raw("""
-                DELETE FROM visits WHERE id = \(bind: visit.id!) AND state = 'new' AND storage_key = \(bind: key)
-                    AND upload_url_issued_at IS NOT DISTINCT FROM \(bind: visit.uploadURLIssuedAt)
-                    AND reserved_at IS NOT DISTINCT FROM \(bind: visit.reservedAt)
-                """).run()
+            try await VisitStore.deleteAbandonedSlot(
+                visit.id!, key: key, uploadURLIssuedAt: visit.uploadURLIssuedAt, reservedAt: visit.reservedAt, on: db)
             return
         }
         // Not there yet: check again later, backing off with the age of the last URL or reservation.
         let delay = max(graceSeconds, min(age / 2, 3600))
-        try await db.sql.raw("""
-            UPDATE visits SET reconcile_after = \(bind: now.addingTimeInterval(delay)),
-                reserved_at = CASE WHEN upload_method = 'multipart' THEN NULL ELSE reserved_at END
-            WHERE id = \(bind: visit.id!) AND state = 'new' AND storage_key = \(bind: key)
-            """).run()
+        try await VisitStore.reconcileLater(visit.id!, key: key, at: now.addingTimeInterval(delay), on: db)
     }
 
     /// Every `processing` visit whose current key has no queued or running job gets its job re-queued.
@@ -122,10 +115,8 @@ struct Reconciler: Sendable {
                 let jobID = try await TranscriptionJobQueue.requeue(visitID: id, storageKey: key, now: now, on: db)
                 var patch = MetadataPatch()
                 patch.set["transcription_job_id"] = .string(jobID.lowercased)
-                try await db.sql.raw("""
-                    UPDATE visits SET metadata = \(try patch.sqlValue(current: visit.metadata, on: db))
-                    WHERE id = \(bind: id)
-                    """).run()
+                try await VisitStore.setMetadata(
+                    id, try patch.sqlValue(current: visit.metadata, on: db), touching: nil, on: db)
             }
         }
     }

@@ -62,20 +62,14 @@ enum RecordingCompletion {
             try await UploadIntents.markLanded(fresh.map(\.intent.id), now: now, on: db)
 
             if let chosen {
-                try await db.sql.raw("""
-                    UPDATE visits SET state = 'processing', storage_key = \(bind: chosen.intent.storageKey),
-                        upload_method = \(bind: chosen.intent.uploadMethod), reserved_at = NULL, reconcile_after = NULL,
-                        metadata = \(try patch.sqlValue(current: visit.metadata, on: db)), updated_at = \(bind: now)
-                    WHERE id = \(bind: visitID) AND state = 'new'
-                    """).run()
+                try await VisitStore.markUploaded(
+                    visitID, key: chosen.intent.storageKey, uploadMethod: chosen.intent.uploadMethod,
+                    metadata: try patch.sqlValue(current: visit.metadata, on: db), now: now, on: db)
                 return true
             }
             if !kept.isEmpty {
-                try await db.sql.raw("""
-                    UPDATE visits SET metadata = \(try patch.sqlValue(current: visit.metadata, on: db)),
-                        updated_at = \(bind: now)
-                    WHERE id = \(bind: visitID)
-                    """).run()
+                try await VisitStore.setMetadata(
+                    visitID, try patch.sqlValue(current: visit.metadata, on: db), touching: now, on: db)
             }
             return false
         }

@@ -116,12 +116,9 @@ public enum VisitTranscriptionJobs {
                     patch.remove.insert("summary_status")
                 }
             }
-            try await db.sql.raw("""
-                UPDATE visits SET state = 'processed', full_text = \(bind: result.fullText), summary = \(bind: summary),
-                    metadata = \(try patch.sqlValue(current: visit.metadata, on: db)),
-                    updated_at = \(bind: result.completedAt)
-                WHERE id = \(bind: visitID) AND state = 'processing' AND storage_key = \(bind: storageKey)
-                """).run()
+            try await VisitStore.markProcessed(
+                visitID, key: storageKey, fullText: result.fullText, summary: summary,
+                metadata: try patch.sqlValue(current: visit.metadata, on: db), now: result.completedAt, on: db)
             try await finishJob(jobID, status: "done", error: nil, now: result.completedAt, on: db)
             return .applied
         }
@@ -139,10 +136,9 @@ public enum VisitTranscriptionJobs {
             else { return }
             var patch = MetadataPatch()
             patch.set["transcription_progress"] = .number((min(max(fraction, 0), 1) * 1000).rounded() / 1000)
-            try await db.sql.raw("""
-                UPDATE visits SET metadata = \(try patch.sqlValue(current: visit.metadata, on: db))
-                WHERE id = \(bind: visitID) AND state = 'processing' AND storage_key = \(bind: storageKey)
-                """).run()
+            try await VisitStore.setMetadata(
+                visitID, try patch.sqlValue(current: visit.metadata, on: db), touching: nil,
+                onlyWhileProcessingAt: storageKey, on: db)
         }
     }
 
@@ -163,11 +159,8 @@ public enum VisitTranscriptionJobs {
             var patch = MetadataPatch()
             patch.set["transcription_failed_at"] = .string(WireTime.format(now))
             patch.set["transcription_error"] = .string(error)
-            try await db.sql.raw("""
-                UPDATE visits SET state = 'failed', metadata = \(try patch.sqlValue(current: visit.metadata, on: db)),
-                    updated_at = \(bind: now)
-                WHERE id = \(bind: visitID) AND state = 'processing' AND storage_key = \(bind: storageKey)
-                """).run()
+            try await VisitStore.markFailed(
+                visitID, key: storageKey, metadata: try patch.sqlValue(current: visit.metadata, on: db), now: now, on: db)
             try await finishJob(jobID, status: "failed", error: error, now: now, on: db)
             return .applied
         }
