@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"6.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.65.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/JohnSundell/Plot.git", from: "0.14.0"),
     ],
     targets: [
         .target(
@@ -71,9 +72,31 @@ let package = Package(
             resources: [.copy("Resources/whisper_transcribe.py"), .copy("Resources/medications.txt"),
                         .copy("Resources/veterinary_terms.txt")]
         ),
+        // The web consoles' shared layer: typed HTML pages (Plot), cookie sessions, CSRF, hashed static assets,
+        // console error pages. Product-free: each console supplies its own sign-in and pages.
+        .target(
+            name: "WebConsole",
+            dependencies: ["AppCore", .product(name: "Plot", package: "Plot"), .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Assets")]
+        ),
+        // The clinic console (`/clinic`): reads through HelpPetAPI's stores, never its controllers.
+        .target(
+            name: "HelpPetWeb",
+            dependencies: ["HelpPetAPI", "WebConsole", "AppCore", .product(name: "Plot", package: "Plot")],
+            resources: [.copy("Assets")]
+        ),
+        // The studio console (`/studio`): reads through AutoDetailAPI's stores, never its controllers.
+        .target(
+            name: "AutoDetailWeb",
+            dependencies: ["AutoDetailAPI", "WebConsole", "AppCore", .product(name: "Plot", package: "Plot")],
+            resources: [.copy("Assets")]
+        ),
         .executableTarget(
             name: "Server",
-            dependencies: ["AppCore", "HelpPetAPI", "AutoDetailAPI", "ObjectStorage", "Transcription"]
+            dependencies: [
+                "AppCore", "HelpPetAPI", "AutoDetailAPI", "ObjectStorage", "Transcription",
+                "WebConsole", "HelpPetWeb", "AutoDetailWeb",
+            ]
         ),
         // Client SDK for the HelpPet API: Foundation only (no Vapor, no NIO), imported unchanged by the iPhone app.
         .target(name: "HelpPetKit"),

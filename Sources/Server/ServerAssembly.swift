@@ -12,6 +12,7 @@ enum ServerAssembly {
         try await CoreBootstrap.configure(app, config: config)
         if config.apps.contains(.helppet) { try HelpPetModule.configure(app) }
         if config.apps.contains(.autodetail) { try AutoDetailModule.configure(app) }
+        try ConsoleAssembly.configure(app)
 
         app.asyncCommands.use(SeedCommand(), as: "seed")
         app.asyncCommands.use(WorkerCommand(), as: "worker")

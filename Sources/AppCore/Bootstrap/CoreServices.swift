@@ -13,6 +13,8 @@ public struct CoreServices: Sendable {
     public let attempts: any AttemptLedger
     /// Routes that stream their request bodies (exempt from the request body deadline).
     public let streamingBodyPaths = StreamingBodyPaths()
+    /// The web consoles' session tokens and CSRF tokens.
+    public let consoleCredentials: ConsoleCredentials
 
     public init(
         config: AppConfig, clock: any AppClock, passwordHasher: PasswordHasher, tokens: TokenService,
@@ -26,6 +28,7 @@ public struct CoreServices: Sendable {
         self.clientAddress = ClientAddress(trustedProxies: config.trustedProxies)
         self.readiness = readiness
         self.attempts = attempts
+        self.consoleCredentials = ConsoleCredentials(secret: config.jwtSecret)
     }
 }
 

@@ -51,6 +51,9 @@ public struct AppConfig: Sendable {
     public var reconciler: ReconcilerSettings
     public var transcription: TranscriptionSettings
     public var autodetail: AutoDetailSettings
+    /// `WEB_CONSOLE_ROOT`: which product's web console is mounted at `/` (its own domain); nil mounts the clinic
+    /// console at `/clinic`, the studio console at `/studio` and a landing page at `/`.
+    public var webConsoleRoot: Product?
 
     /// Reads the configuration. `environmentName` is Vapor's (`development`, `testing`, `production`).
     public static func load(environmentName: String, env: EnvironmentReader = EnvironmentReader()) throws -> AppConfig {
@@ -117,6 +120,13 @@ public struct AppConfig: Sendable {
             graceSeconds: try env.int("RECONCILER_GRACE_SECONDS", default: 60, range: 1...86_400))
         let transcription = try TranscriptionSettings.load(env: env)
         let autodetail = try AutoDetailSettings.load(env: env)
+        var webConsoleRoot: Product?
+        if let root = env.string("WEB_CONSOLE_ROOT") {
+            guard let product = Product(rawValue: root.lowercased()), apps.contains(product) else {
+                throw ConfigurationError("WEB_CONSOLE_ROOT must name an enabled product (helppet or autodetail), got '\(root)'")
+            }
+            webConsoleRoot = product
+        }
 
         return AppConfig(
             environmentName: environmentName,
@@ -147,7 +157,8 @@ public struct AppConfig: Sendable {
             storage: storage,
             reconciler: reconciler,
             transcription: transcription,
-            autodetail: autodetail
+            autodetail: autodetail,
+            webConsoleRoot: webConsoleRoot
         )
     }
 }

@@ -1,0 +1,119 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// A pet on an appointment card, with where its recording is.
+package struct SchedulePet: Sendable {
+    package let id: UUID
+    package let name: String
+    package let species: String
+    package let visitID: UUID?
+    /// `none`, `uploading`, `processing`, `transcribed`, `failed` or `notes` (a visit written by hand).
+    package let recordingState: String
+}
+
+package struct ScheduleAppointment: Sendable {
+    package let id: UUID
+    package let start: Date
+    package let durationMinutes: Int
+    package let status: String
+    package let title: String
+    package let type: String
+    package let ownerID: UUID
+    package let ownerName: String
+    package let vetID: UUID?
+    package let vetName: String?
+    package let pets: [SchedulePet]
+}
+
+package struct ScheduleVet: Sendable {
+    package let id: UUID
+    package let name: String
+}
+
+package struct SchedulePractice: Sendable {
+    package let id: UUID
+    package let name: String
+    package let timezone: TimeZone
+}
+
+/// What the day board and the week calendar show: the practice's appointments in a window of local days.
+package struct ScheduleWindow: Sendable {
+    package let practice: SchedulePractice
+    /// Every practice the caller may switch to (an ADMIN: all; staff: their own).
+    package let practices: [SchedulePractice]
+    package let firstDay: CalendarDay
+    package let days: Int
+    package let appointments: [ScheduleAppointment]
+    package let vets: [ScheduleVet]
+}
+
+/// The schedule reads of the clinic console, scoped like the API: a vet sees their practice, an ADMIN any practice.
+package enum ClinicSchedule {
+    /// `practiceID`: the ADMIN's choice (ignored for staff); `day`: nil means today in the practice's zone.
+    package static func window(
+        request: Request, practiceID requested: UUID?, day requestedDay: CalendarDay?, days: Int
+    ) async throws -> ScheduleWindow {
+        let caller = try request.caller
+        try caller.requireStaff()
+        let all = try await BoardStore.practices(on: request.db).map {
+            SchedulePractice(id: $0.id, name: $0.name, timezone: TimeZone(identifier: $0.timezone) ?? .gmt)
+        }
+        let allowed = caller.isAdmin ? all : all.filter { $0.id == caller.practiceID }
+        let practice: SchedulePractice
+        if let requested, let chosen = allowed.first(where: { $0.id == requested }) {
+            practice = chosen
+        } else if let own = allowed.first(where: { $0.id == caller.practiceID }) ?? allowed.first {
+            practice = own
+        } else {
+            throw APIError.notFound("No practice to show. An administrator has to create one first.")
+        }
+        let today = LocalDay.day(containing: request.now, in: practice.timezone)
+        let first = requestedDay ?? today
+        let window = LocalDay.start(of: first, in: practice.timezone)..<LocalDay.start(
+            of: first.adding(days: days), in: practice.timezone)
+        let rows = try await BoardStore.appointments(practice: practice.id, window: window, on: request.db)
+        let vets = try await BoardStore.vets(practice: practice.id, on: request.db)
+        return ScheduleWindow(
+            practice: practice, practices: allowed, firstDay: first, days: days, appointments: group(rows),
+            vets: vets.map { ScheduleVet(id: $0.id, name: $0.full_name) })
+    }
+
+    static func group(_ rows: [BoardStore.Row]) -> [ScheduleAppointment] {
+        var order: [UUID] = []
+        var firstRow: [UUID: BoardStore.Row] = [:]
+        var pets: [UUID: [SchedulePet]] = [:]
+        for row in rows {
+            if firstRow[row.id] == nil {
+                order.append(row.id)
+                firstRow[row.id] = row
+            }
+            if let petID = row.pet_id, let name = row.pet_name {
+                pets[row.id, default: []].append(SchedulePet(
+                    id: petID, name: name, species: row.pet_species ?? "", visitID: row.visit_id,
+                    recordingState: recordingState(row)))
+            }
+        }
+        return order.map { id in
+            let row = firstRow[id]!
+            return ScheduleAppointment(
+                id: id, start: row.appointment_date, durationMinutes: row.duration_minutes, status: row.status,
+                title: row.title, type: row.appointment_type, ownerID: row.owner_id,
+                ownerName: "\(row.owner_first_name) \(row.owner_last_name)", vetID: row.assigned_vet_user_id,
+                vetName: row.vet_name, pets: pets[id] ?? [])
+        }
+    }
+
+    static func recordingState(_ row: BoardStore.Row) -> String {
+        guard row.visit_id != nil else { return "none" }
+        if row.visit_source == VisitSource.manual.rawValue { return "notes" }
+        switch VisitState(rawValue: row.visit_state ?? "") {
+        case .new?: return "uploading"
+        case .processing?: return "processing"
+        case .processed?: return "transcribed"
+        case .failed?: return "failed"
+        case nil: return "none"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// The clinic console's sign-in, sessions and sign-out: the same users, password check, login throttle and token
+/// versions as `POST /auth/token`, with the session kept server-side so that sign-out ends it.
+package enum ClinicSession {
+    package static let cookieName = "helppet_session"
+    /// As long as an access token (contract §2.1), absolute: not extended by use.
+    static let lifetime = TimeInterval(TokenService.lifetimeSeconds)
+
+    package enum SignInOutcome: Sendable {
+        case signedIn(cookieToken: String)
+        case failed
+        case throttled(retryAfter: Int)
+    }
+
+    /// Checks the password through the API's login throttle (failures here count against the same limits as
+    /// failures on `/auth/token`) and opens a session.
+    package static func signIn(username: String, password: String, request: Request) async throws -> SignInOutcome {
+        let throttle = HelpPetModule.loginThrottle(request.application)
+        let ip = request.core.clientAddress.ip(of: request)
+        let outcome = try await throttle.attempt(username: username, ip: ip, on: request.db) { () -> User? in
+            let user = try await UserStore.byUsername(username, on: request.db)
+            let matches = try await request.core.passwordHasher.verify(password, against: user?.passwordHash)
+            guard let user, matches, user.isActive else { return nil }
+            return user
+        }
+        switch outcome {
+        case .refused(let wait):
+            request.core.metrics.counter("helppet_login_throttled_total").increment()
+            return .throttled(retryAfter: wait)
+        case .failed:
+            request.core.metrics.counter("helppet_login_failures_total").increment()
+            return .failed
+        case .succeeded(let user):
+            let token = ConsoleCredentials.newSessionToken()
+            let now = request.core.clock.now()
+            try await ConsoleSessionStore.prune(before: now.addingTimeInterval(-86_400), on: request.db)
+            try await ConsoleSessionStore.create(
+                tokenHash: ConsoleCredentials.hash(token), userID: user.id!, tokenVersion: user.tokenVersion,
+                now: now, lifetime: lifetime, on: request.db)
+            return .signedIn(cookieToken: token)
+        }
+    }
+
+    /// The signed-in user of a console page, or nil (no cookie, expired, signed out, token version moved on,
+    /// deactivated). Sets the request's caller, so the domain's scoping rules apply to everything the page reads.
+    package static func user(cookieToken: String, request: Request) async throws -> ConsoleUser? {
+        let hash = ConsoleCredentials.hash(cookieToken)
+        guard let live = try await ConsoleSessionStore.live(tokenHash: hash, now: request.core.clock.now(), on: request.db)
+        else { return nil }
+        do {
+            try await BearerAuthMiddleware.admit(request, userID: live.user_id, tokenVersion: live.token_version)
+        } catch let error as APIError where error.status == .unauthorized {
+            return nil
+        }
+        let caller = try request.caller
+        let user = try await UserStore.callerUser(caller, on: request.db)
+        return ConsoleUser(
+            id: caller.id, sessionHash: hash, displayName: user.fullName.isEmpty ? user.username : user.fullName,
+            role: caller.role.rawValue, practiceID: caller.practiceID, petOwnerID: caller.petOwnerID)
+    }
+
+    package static func signOut(cookieToken: String, request: Request) async throws {
+        try await ConsoleSessionStore.revoke(
+            tokenHash: ConsoleCredentials.hash(cookieToken), now: request.core.clock.now(), on: request.db)
+    }
+
+    /// An API call made by a console page: the cookie's session plus its CSRF token in the header.
+    static func authenticateAPICall(_ request: Request, cookieToken: String) async throws {
+        let hash = ConsoleCredentials.hash(cookieToken)
+        guard request.core.consoleCredentials.isValid(
+            csrf: request.headers.first(name: ConsoleCredentials.csrfHeader), forSessionHash: hash)
+        else { throw APIError.forbidden("CSRF token missing or invalid") }
+        guard let live = try await ConsoleSessionStore.live(tokenHash: hash, now: request.core.clock.now(), on: request.db)
+        else { throw APIError.unauthorized("Could not validate credentials") }
+        try await BearerAuthMiddleware.admit(request, userID: live.user_id, tokenVersion: live.token_version)
+    }
+}
+
+/// Who is signed in to the console.
+package struct ConsoleUser: Sendable {
+    package let id: UUID
+    package let sessionHash: String
+    package let displayName: String
+    /// `ADMIN`, `VET_STAFF`, `PET_OWNER`, `PENDING`…
+    package let role: String
+    package let practiceID: UUID?
+    package let petOwnerID: UUID?
+
+    package var isStaff: Bool { role == "ADMIN" || role == "VET_STAFF" || role == "VET" }
+    package var isAdmin: Bool { role == "ADMIN" }
+    package var isOwner: Bool { role == "PET_OWNER" }
+}

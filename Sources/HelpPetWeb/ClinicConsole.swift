@@ -1,0 +1,54 @@
+import AppCore
+import Foundation
+import HelpPetAPI
+import Plot
+import Vapor
+import WebConsole
+
+/// The clinic console (issue 15): server-rendered pages over HelpPetAPI's domain layer, mounted at `/clinic`
+/// (or `/` with `WEB_CONSOLE_ROOT=helppet`). Pages read through the domain's stores; every change a page makes
+/// is a call of its scripts to `/api/v1` with the session cookie and CSRF token, so console and API share one set of
+/// rules and messages (docs/web-console.md).
+public enum ClinicConsole {
+    public static func configure(_ app: Application, mount: ConsoleMount) throws {
+        let assets = try ConsoleAssets(
+            directories: [ConsoleAssets.sharedDirectory,
+                          Bundle.module.resourceURL!.appendingPathComponent("Assets", isDirectory: true)],
+            mount: mount)
+        let chrome = ConsoleChrome(
+            productName: "HelpPet Clinic", mount: mount, assets: assets, stylesheets: ["console.css", "clinic.css"],
+            extraConnectSources: StorageOrigin.connectSources(app.core.config),
+            navigation: [
+                .init("Day board", "/"), .init("Week", "/week"), .init("Owners & pets", "/owners"),
+                .init("Admin", "/admin"),
+            ])
+        let context = ClinicContext(chrome: chrome, mount: mount)
+
+        let root = mount.routes(app).grouped(ConsoleErrorMiddleware(chrome: chrome))
+        assets.register(on: root)
+        SignInPages(context: context).boot(public: root)
+        let pages = root.grouped(ClinicSessionMiddleware()).grouped(ConsoleCSRFMiddleware())
+        SignInPages(context: context).boot(signedIn: pages)
+        DayBoardPages(context: context).boot(pages)
+        // Unknown console paths answer in the console's style; at the root the API's own 404s keep theirs.
+        if !mount.prefix.isEmpty {
+            pages.get("**") { _ -> Response in throw Abort(.notFound) }
+        }
+    }
+}
+
+/// What every page of the clinic console needs.
+struct ClinicContext: Sendable {
+    let chrome: ConsoleChrome
+    let mount: ConsoleMount
+
+    func path(_ page: String) -> String { mount.path(page) }
+
+    func render(
+        _ title: String, _ request: Request, status: HTTPResponseStatus = .ok, scripts: [String] = [],
+        _ content: Node<HTML.BodyContext>
+    ) -> Response {
+        chrome.render(title, session: request.consoleSession, request: request, status: status,
+                      scripts: ["console.js"] + scripts, content: content)
+    }
+}
