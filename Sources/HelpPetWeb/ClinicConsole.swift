@@ -30,6 +30,13 @@ public enum ClinicConsole {
         let pages = root.grouped(ClinicSessionMiddleware()).grouped(ConsoleCSRFMiddleware())
         SignInPages(context: context).boot(signedIn: pages)
         DayBoardPages(context: context).boot(pages)
+        WeekPages(context: context).boot(pages)
+        OwnerPages(context: context).boot(pages)
+        PetPages(context: context).boot(pages)
+        MyPetsPage(context: context).boot(pages)
+        AdminPages(context: context).boot(pages)
+        AppointmentPages(context: context).boot(pages)
+        VisitPages(context: context).boot(pages)
         // Unknown console paths answer in the console's style; at the root the API's own 404s keep theirs.
         if !mount.prefix.isEmpty {
             pages.get("**") { _ -> Response in throw Abort(.notFound) }
@@ -49,6 +56,14 @@ struct ClinicContext: Sendable {
         _ content: Node<HTML.BodyContext>
     ) -> Response {
         chrome.render(title, session: request.consoleSession, request: request, status: status,
-                      scripts: ["console.js"] + scripts, content: content)
+                      scripts: ["console.js"] + scripts, navigation: navigation(for: request), content: content)
+    }
+
+    /// Owners see their pets only; the admin pages only administrators.
+    private func navigation(for request: Request) -> [ConsoleChrome.NavItem] {
+        guard let user = try? request.clinicUser else { return [] }
+        if user.isOwner { return [.init("My pets", "/my-pets")] }
+        if !user.isStaff { return [] }
+        return chrome.navigation.filter { $0.path != "/admin" || user.isAdmin }
     }
 }

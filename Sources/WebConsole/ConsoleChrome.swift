@@ -36,13 +36,16 @@ public struct ConsoleChrome: Sendable {
     /// A whole page: the frame around `content`, as an HTML response that is never cached and never framed.
     public func render(
         _ title: String, session: ConsoleSessionContext?, request: Request, status: HTTPResponseStatus = .ok,
-        activePath: String? = nil, scripts: [String] = [], content: Node<HTML.BodyContext>
+        activePath: String? = nil, scripts: [String] = [], navigation: [NavItem]? = nil,
+        content: Node<HTML.BodyContext>
     ) -> Response {
         let html = HTML(
             .lang(.english),
             .head(
                 .meta(.charset(.utf8)),
                 .meta(.name("viewport"), .content("width=device-width, initial-scale=1")),
+                // No favicon request (it would be a 404 in the log on every page).
+                .link(.rel(.icon), .attr("href", "data:,")),
                 .element(named: "title", nodes: [.safeText("\(title) · \(productName)")]),
                 .group(stylesheets.map { .link(.rel(.stylesheet), .attr("href", assets.url($0))) }),
                 .meta(.name("csrf-token"), .attr("content", session?.csrfToken ?? "")),
@@ -53,7 +56,8 @@ public struct ConsoleChrome: Sendable {
             ),
             .body(
                 .a(.class("skip-link"), .href("#main"), .text("Skip to content")),
-                header(session: session, activePath: activePath ?? request.url.path),
+                header(session: session, activePath: activePath ?? request.url.path,
+                       navigation: navigation ?? self.navigation),
                 .element(named: "main", nodes: [.id("main"), .attr("tabindex", "-1"), content]),
                 .div(.id("toast"), .attr("role", "status"), .attr("aria-live", "polite"))
             )
@@ -66,7 +70,9 @@ public struct ConsoleChrome: Sendable {
         return response
     }
 
-    private func header(session: ConsoleSessionContext?, activePath: String) -> Node<HTML.BodyContext> {
+    private func header(
+        session: ConsoleSessionContext?, activePath: String, navigation: [NavItem]
+    ) -> Node<HTML.BodyContext> {
         .header(
             .class("topbar"),
             .a(.class("brand"), .attr("href", mount.path("/")), .safeText(productName)),

@@ -26,27 +26,29 @@ public enum ConsoleForms {
     }
 
     public static func textArea<Context>(
-        _ label: String, name: String, value: String = "", rows: Int = 3, extra: [Node<Context>] = []
+        _ label: String, name: String, value: String = "", rows: Int = 3, extra: [Attribute<Any>] = []
     ) -> Node<Context> {
         let id = "field-" + name
         return .tag("div",
             .attr("class", "field"),
             .tag("label", .attr("for", id), .safeText(label)),
             .tag("textarea", [.attr("id", id), .attr("name", name), .attr("rows", String(rows)),
-                              .attr("aria-describedby", id + "-error"), .safeText(value)] + extra),
+                              .attr("aria-describedby", id + "-error")] + extra.map(Node.attribute(from:))
+                 + [.safeText(value)]),
             errorSlot(name)
         )
     }
 
     public static func select<Context>(
         _ label: String, name: String, options: [(value: String, label: String)], selected: String?,
-        extra: [Node<Context>] = []
+        extra: [Attribute<Any>] = []
     ) -> Node<Context> {
         let id = "field-" + name
         return .tag("div",
             .attr("class", "field"),
             .tag("label", .attr("for", id), .safeText(label)),
-            .tag("select", [.attr("id", id), .attr("name", name), .attr("aria-describedby", id + "-error")] + extra
+            .tag("select", [.attr("id", id), .attr("name", name), .attr("aria-describedby", id + "-error")]
+                + extra.map(Node.attribute(from:))
                 + options.map { option in
                     .tag("option", .attr("value", option.value), .flag("selected", option.value == selected),
                          .safeText(option.label))

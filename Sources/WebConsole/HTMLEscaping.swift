@@ -52,6 +52,11 @@ public extension Node {
     }
 
     static func void(_ name: String, _ attributes: Attribute<Any>...) -> Node { void(name, attributes) }
+
+    /// An attribute made with `Attribute.attr`/`.flag` (already escaped), as a node of any element.
+    static func attribute(from attribute: Attribute<Any>) -> Node {
+        .attribute(named: attribute.name, value: attribute.value, ignoreIfValueIsEmpty: attribute.ignoreIfValueIsEmpty)
+    }
 }
 
 public extension Attribute {

@@ -43,7 +43,7 @@ struct PetOwnersController: HelpPetRouteCollection {
 
         let builder = PetOwner.query(on: req.db)
         if let clientsOf { PetOwnerStore.onlyClients(of: clientsOf, builder) }
-        if !search.isEmpty { PetOwnerStore.matching("%" + Self.escapeLike(search) + "%", builder) }
+        if !search.isEmpty { PetOwnerStore.matching(PetOwnerStore.containsPattern(search), builder) }
         let total = try await builder.count()
         let owners = try await builder
             .sort(BinaryOrder.field("lower(last_name)", on: req.db), .ascending)
@@ -106,15 +106,5 @@ struct PetOwnersController: HelpPetRouteCollection {
             try await owner.update(on: req.db)
         }
         return try JSONResponse.make(try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db))
-    }
-
-    /// `!` escapes LIKE's wildcards so a search for `50%` or `a_b` matches literally.
-    static func escapeLike(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "!" || character == "%" || character == "_" { escaped.append("!") }
-            escaped.append(character)
-        }
-        return escaped
     }
 }

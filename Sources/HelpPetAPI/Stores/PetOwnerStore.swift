@@ -30,4 +30,14 @@ enum PetOwnerStore {
              OR lower(coalesce(phone, '')) LIKE lower(\(bind: escapedPattern)) ESCAPE '!')
             """))
     }
+
+    /// A LIKE pattern matching `text` anywhere; `!` escapes LIKE's wildcards so `50%` or `a_b` match literally.
+    static func containsPattern(_ text: String) -> String {
+        var escaped = "%"
+        for character in text {
+            if character == "!" || character == "%" || character == "_" { escaped.append("!") }
+            escaped.append(character)
+        }
+        return escaped + "%"
+    }
 }

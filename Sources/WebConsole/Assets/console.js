@@ -46,7 +46,7 @@ function fieldOf(form, error, message) {
   return form.querySelector(`[data-error-for="${CSS.escape(first)}"]`) ? first : null;
 }
 
-/** Reads a form into JSON: `data-type="number|integer|boolean|json"` on an input converts it; empty → omitted,
+/** Reads a form into JSON: `data-type="number|integer|boolean|json|lines|datetime"` converts a field; empty → omitted,
  *  unless `data-null-when-empty` asks for null. */
 export function formJSON(form) {
   const body = {};
@@ -60,6 +60,7 @@ export function formJSON(form) {
       case "integer": value = Number.parseInt(value, 10); break;
       case "boolean": value = value === "true"; break;
       case "json": value = JSON.parse(value); break;
+      case "lines": value = value.split("\n").map((line) => line.trim()).filter(Boolean); break;
       case "datetime": value = new Date(value).toISOString(); break;
     }
     body[element.name] = value;

@@ -1,0 +1,51 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+package struct ConsoleUserRow: Sendable {
+    package let id: UUID
+    package let username: String
+    package let fullName: String
+    package let email: String
+    package let role: String
+    package let practiceID: UUID?
+    package let isActive: Bool
+    package let requestedPracticeID: UUID?
+}
+
+package struct ConsolePracticeRow: Sendable {
+    package let id: UUID
+    package let name: String
+    package let timezone: String
+    package let phone: String?
+    package let email: String?
+    package let address: String?
+    package let isActive: Bool
+}
+
+/// The ADMIN pages' reads (users and practices); the API's rule applies: administrators only.
+package enum ClinicAdmin {
+    package static func users(request: Request) async throws -> [ConsoleUserRow] {
+        try request.caller.requireAdmin()
+        return try await OwnerDirectoryStore.users(on: request.db).map {
+            ConsoleUserRow(id: $0.id, username: $0.username, fullName: $0.full_name, email: $0.email, role: $0.role,
+                           practiceID: $0.practice_id, isActive: $0.is_active, requestedPracticeID: $0.requested_practice_id)
+        }
+    }
+
+    package static func practices(request: Request) async throws -> [ConsolePracticeRow] {
+        try request.caller.requireAdmin()
+        return try await Practice.query(on: request.db).sort(\.$name).sort(\.$id).all().map {
+            ConsolePracticeRow(id: $0.id!, name: $0.name, timezone: $0.timezone, phone: $0.phone, email: $0.email,
+                               address: $0.address, isActive: $0.isActive)
+        }
+    }
+
+    /// Every pet owner without a user (for creating a PET_OWNER login), by name.
+    package static func unlinkedOwners(request: Request) async throws -> [(id: UUID, name: String)] {
+        try request.caller.requireAdmin()
+        return try await PetOwner.query(on: request.db).filter(\.$userID == nil).sort(\.$lastName).sort(\.$firstName)
+            .range(0..<500).all().map { ($0.id!, "\($0.firstName) \($0.lastName)") }
+    }
+}

@@ -1,0 +1,134 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+package struct ConsolePet: Sendable {
+    package let id: UUID
+    package let ownerID: UUID
+    package let ownerName: String
+    package let ownerEmail: String
+    package let ownerPhone: String?
+    package let name: String
+    package let species: String
+    package let breed: String?
+    package let color: String?
+    package let gender: String?
+    package let dateOfBirth: String?
+    package let weight: Double?
+    package let microchipNumber: String?
+    package let allergies: String?
+    package let isActive: Bool
+    package let registrationDate: String
+    package let updatedAt: Date
+}
+
+/// One version of a medical record.
+package struct ConsoleRecord: Sendable {
+    package let id: UUID
+    package let originalID: UUID
+    package let version: Int
+    package let isCurrent: Bool
+    package let recordType: String
+    package let title: String
+    package let description: String?
+    package let diagnosis: String?
+    package let treatmentPlan: String?
+    package let medications: [String]
+    package let notes: String?
+    package let followUpDate: String?
+    package let visitDate: Date?
+    package let weight: Double?
+    package let createdAt: Date
+
+    /// The fields a version can change, with the labels the console shows, in the form's order.
+    package var comparableFields: [(label: String, value: String)] {
+        [("Type", recordType), ("Title", title), ("Description", description ?? ""), ("Diagnosis", diagnosis ?? ""),
+         ("Treatment plan", treatmentPlan ?? ""), ("Medications", medications.joined(separator: ", ")),
+         ("Notes", notes ?? ""), ("Follow-up", followUpDate ?? ""),
+         ("Weight (kg)", weight.map { String($0) } ?? "")]
+    }
+}
+
+package struct ConsoleVisitSummary: Sendable {
+    package let id: UUID
+    package let appointmentID: UUID?
+    package let source: String
+    package let state: String
+    package let visitDate: Date
+    package let summary: String?
+    package let excerpt: String
+    package let hasAudio: Bool
+}
+
+/// The pet reads of the clinic console, with the API's visibility (a pet the caller may not see is a 404).
+package enum ClinicPets {
+    package static func pet(request: Request, id: UUID) async throws -> ConsolePet {
+        let caller = try request.caller
+        guard let row = try await PetStore.pet(id, for: caller, on: request.db) else {
+            throw APIError.notFound("Pet not found")
+        }
+        let p = row.pet, o = row.owner
+        return ConsolePet(
+            id: p.id, ownerID: p.owner_id, ownerName: "\(o.owner_first_name) \(o.owner_last_name)",
+            ownerEmail: o.owner_email, ownerPhone: o.owner_phone, name: p.name, species: p.species, breed: p.breed,
+            color: p.color, gender: p.gender, dateOfBirth: p.date_of_birth, weight: p.weight,
+            microchipNumber: p.microchip_number, allergies: p.allergies, isActive: p.is_active,
+            registrationDate: p.registration_date, updatedAt: p.updated_at)
+    }
+
+    /// Every visible version of the pet's records, newest lineage first, newest version first (the API's history).
+    package static func recordHistory(request: Request, petID: UUID) async throws -> [ConsoleRecord] {
+        let caller = try request.caller
+        return try await MedicalRecordStore.history(of: petID, caller: caller, range: 0..<500, on: request.db).map {
+            ConsoleRecord(
+                id: $0.id!, originalID: $0.originalID, version: $0.version, isCurrent: $0.isCurrent,
+                recordType: $0.recordType, title: $0.title, description: $0.description, diagnosis: $0.diagnosis,
+                treatmentPlan: $0.treatmentPlan, medications: $0.medications, notes: $0.notes,
+                followUpDate: $0.followUpDate, visitDate: $0.visitDate, weight: $0.weight, createdAt: $0.createdAt)
+        }
+    }
+
+    /// The pet's visits, newest first (pending reservations left out, as in the API's lists).
+    package static func visits(request: Request, petID: UUID) async throws -> [ConsoleVisitSummary] {
+        let caller = try request.caller
+        guard let page = try await TranscriptStore.listForPet(
+            petID, for: caller, state: nil, includePending: false, limit: 100, offset: 0, on: request.db)
+        else { throw APIError.notFound("Pet not found") }
+        return page.visits.map {
+            ConsoleVisitSummary(
+                id: $0.id, appointmentID: $0.appointment_id, source: $0.source, state: $0.state,
+                visitDate: $0.visit_date, summary: $0.summary, excerpt: String($0.full_text.prefix(240)),
+                hasAudio: $0.storage_key != nil)
+        }
+    }
+
+    /// A pet owner's own pets (their read-only console).
+    package static func ownPets(request: Request) async throws -> [ConsolePetBrief] {
+        let caller = try request.caller
+        guard caller.isOwner, let ownerID = caller.petOwnerID else { return [] }
+        return try await ClinicOwners.owner(request: request, id: ownerID).pets
+    }
+
+    /// The practice a new pet's owner belongs to is not needed by the form; the zone of "today" for the form's
+    /// date limits is the caller's practice zone (UTC for an ADMIN).
+    package static func practiceZone(request: Request) async throws -> TimeZone {
+        let caller = try request.caller
+        guard let practiceID = caller.practiceID,
+            let zone = try await request.readPathCaches.zone(of: practiceID, on: request.db)
+        else { return .gmt }
+        return zone.zone
+    }
+}
+
+extension ClinicPets {
+    /// The pet of a record version the caller may see (nil otherwise).
+    package static func petOfRecord(request: Request, recordID: UUID) async throws -> UUID? {
+        let caller = try request.caller
+        guard let record = try await MedicalRecord.find(recordID, on: request.db) else { return nil }
+        let visible = try await MedicalRecordStore.visibleRecords(of: record.petID, caller: caller, on: request.db)
+            .filter(\.$id == recordID).count()
+        guard visible == 1, try await PetStore.pet(record.petID, for: caller, on: request.db) != nil else { return nil }
+        return record.petID
+    }
+}

@@ -1,0 +1,135 @@
+import AppCore
+import Foundation
+import HelpPetAPI
+import Plot
+import Vapor
+import WebConsole
+
+/// The ADMIN's pages: users (create, role, practice, deactivate, reset password) and practices (create, edit).
+struct AdminPages: Sendable {
+    let context: ClinicContext
+
+    func boot(_ routes: any RoutesBuilder) {
+        routes.get("admin", use: users)
+        routes.get("admin", "users", ":user_id", use: user)
+        routes.get("admin", "practices", use: practices)
+    }
+
+    static let roles = [("VET_STAFF", "Vet staff"), ("VET", "Vet"), ("ADMIN", "Administrator"), ("PET_OWNER", "Pet owner")]
+
+    @Sendable func users(request: Request) async throws -> Response {
+        let users = try await ClinicAdmin.users(request: request)
+        let practices = try await ClinicAdmin.practices(request: request)
+        let owners = try await ClinicAdmin.unlinkedOwners(request: request)
+        let practiceName = Dictionary(uniqueKeysWithValues: practices.map { ($0.id, $0.name) })
+        return context.render("Users", request, .div(
+            .class("stack"),
+            tabs(current: "users"),
+            .h1("Users"),
+            .div(.class("table-wrap"), .table(
+                .thead(.tr(.th("Username"), .th("Name"), .th("Role"), .th("Practice"), .th("Status"))),
+                .tbody(.forEach(users) { user in
+                    .tr(
+                        .td(.a(.attr("href", context.path("/admin/users/\(PageParts.lower(user.id))")), .safeText(user.username))),
+                        .td(.safeText(user.fullName)),
+                        .td(.safeText(ClinicSessionMiddleware.roleLabel(user.role))),
+                        .td(.safeText(user.practiceID.flatMap { practiceName[$0] } ?? "—")),
+                        .td(.span(.class(user.isActive ? "badge ok" : "badge bad"), .text(user.isActive ? "Active" : "Deactivated")))
+                    )
+                })
+            )),
+            .section(.class("card stack narrow"), .h2("New user"),
+                PageParts.apiForm("POST", "/api/v1/users", then: context.path("/admin/users/{id}"), [
+                    ConsoleForms.field("Username", name: "username", required: true),
+                    ConsoleForms.field("Full name", name: "full_name", required: true),
+                    ConsoleForms.field("Email", name: "email", type: "email", required: true),
+                    ConsoleForms.field("Password", name: "password", type: "password", required: true,
+                                       hint: "8 to 72 bytes", extra: [.attr("autocomplete", "new-password")]),
+                    ConsoleForms.select("Role", name: "role", options: Self.roles, selected: "VET_STAFF"),
+                    ConsoleForms.select("Practice", name: "practice_id",
+                                        options: [("", "— none (administrators, owners) —")]
+                                            + practices.map { (PageParts.lower($0.id), $0.name) }, selected: nil),
+                    ConsoleForms.select("Pet owner record", name: "pet_owner_id",
+                                        options: [("", "— only for pet owners —")]
+                                            + owners.map { (PageParts.lower($0.id), $0.name) }, selected: nil),
+                ], submit: "Create user"))
+        ))
+    }
+
+    @Sendable func user(request: Request) async throws -> Response {
+        let id = try PageParts.uuidParameter(request, "user_id", notFound: "User not found")
+        guard let user = try await ClinicAdmin.users(request: request).first(where: { $0.id == id }) else {
+            throw APIError.notFound("User not found")
+        }
+        let practices = try await ClinicAdmin.practices(request: request)
+        let path = "/api/v1/users/\(PageParts.lower(id))"
+        return context.render(user.username, request, .div(
+            .class("stack"),
+            tabs(current: "users"),
+            .h1(.safeText("\(user.fullName) (\(user.username))")),
+            .div(.class("grid"),
+                .section(.class("card stack"), .h2("Profile and role"),
+                    PageParts.apiForm("PUT", path, done: "User saved", [
+                        ConsoleForms.field("Full name", name: "full_name", value: user.fullName, required: true),
+                        ConsoleForms.field("Email", name: "email", value: user.email, type: "email", required: true),
+                        ConsoleForms.select("Role", name: "role", options: Self.roles, selected: user.role),
+                        ConsoleForms.select("Practice", name: "practice_id",
+                                            options: [("", "— none —")] + practices.map { (PageParts.lower($0.id), $0.name) },
+                                            selected: user.practiceID.map(PageParts.lower),
+                                            extra: [.attr("data-null-when-empty", "")]),
+                    ], submit: "Save")),
+                .section(.class("card stack"), .h2("Password"),
+                    PageParts.apiForm("PUT", path, done: "Password reset; the user's sessions have ended", [
+                        ConsoleForms.field("New password", name: "password", type: "password", required: true,
+                                           hint: "8 to 72 bytes", extra: [.attr("autocomplete", "new-password")]),
+                    ], submit: "Reset password")),
+                .section(.class("card stack"), .h2("Access"),
+                    .p(.safeText(user.isActive ? "This account can sign in." : "This account is deactivated.")),
+                    .button(.class(user.isActive ? "danger" : "primary"), .attr("data-api-action", "PUT \(path)"),
+                            .attr("data-body", user.isActive ? #"{"is_active":false}"# : #"{"is_active":true}"#),
+                            .attr("data-confirm", user.isActive ? "Deactivate \(user.username)? Their sessions end at once." : "Reactivate \(user.username)?"),
+                            .text(user.isActive ? "Deactivate" : "Reactivate")))
+            )
+        ))
+    }
+
+    @Sendable func practices(request: Request) async throws -> Response {
+        let practices = try await ClinicAdmin.practices(request: request)
+        return context.render("Practices", request, .div(
+            .class("stack"),
+            tabs(current: "practices"),
+            .h1("Practices"),
+            .forEach(practices) { practice in
+                .tag("details", .class("card"),
+                    .tag("summary", .safeText("\(practice.name) · \(practice.timezone)\(practice.isActive ? "" : " · inactive")")),
+                    PageParts.apiForm("PUT", "/api/v1/practices/\(PageParts.lower(practice.id))", done: "Practice saved",
+                                      practiceFields(practice), submit: "Save practice"))
+            },
+            .section(.class("card stack narrow"), .h2("New practice"),
+                     PageParts.apiForm("POST", "/api/v1/practices", then: context.path("/admin/practices"),
+                                       practiceFields(nil), submit: "Create practice"))
+        ))
+    }
+
+    private func practiceFields(_ practice: ConsolePracticeRow?) -> [Node<HTML.BodyContext>] {
+        let clearable: [Attribute<Any>] = practice == nil ? [] : [.attr("data-null-when-empty", "")]
+        return [
+            ConsoleForms.field("Name", name: "name", value: practice?.name ?? "", required: true),
+            ConsoleForms.field("Time zone", name: "timezone", value: practice?.timezone ?? "", required: true,
+                               hint: "A tz database name, for example America/Los_Angeles"),
+            ConsoleForms.field("Phone", name: "phone", value: practice?.phone ?? "", type: "tel", extra: clearable),
+            ConsoleForms.field("Email", name: "email", value: practice?.email ?? "", type: "email", extra: clearable),
+            ConsoleForms.textArea("Address", name: "address", value: practice?.address ?? "", rows: 2, extra: clearable),
+            ConsoleForms.select("Status", name: "is_active", options: [("true", "Active"), ("false", "Inactive")],
+                                selected: (practice?.isActive ?? true) ? "true" : "false",
+                                extra: [.attr("data-type", "boolean")]),
+        ]
+    }
+
+    private func tabs(current: String) -> Node<HTML.BodyContext> {
+        .nav(.class("row tabs"), .attr("aria-label", "Administration"),
+             .a(.attr("href", context.path("/admin")), current == "users" ? .attr("aria-current", "page") : .empty, .text("Users")),
+             .a(.attr("href", context.path("/admin/practices")), current == "practices" ? .attr("aria-current", "page") : .empty,
+                .text("Practices")))
+    }
+}
