@@ -1,15 +1,59 @@
 import AppCore
 import AutoDetailAPI
 import Foundation
+import Plot
 import Vapor
 import WebConsole
 
-/// The studio console (issue 16), mounted at `/studio` (or `/` with `WEB_CONSOLE_ROOT=autodetail`).
+/// The studio console (issue 16): server-rendered pages over AutoDetailAPI's domain layer, mounted at `/studio`
+/// (or `/` with `WEB_CONSOLE_ROOT=autodetail`, so a studio's own domain has the seed's `/settings/api-keys`). Pages
+/// read through `StudioReads`; every change is a call of the page's scripts to `/api/admin` with the session cookie
+/// and CSRF token, so the console and the API share one set of rules and messages (docs/web-console.md).
 public enum StudioConsole {
     public static func configure(_ app: Application, mount: ConsoleMount) throws {
-        _ = try ConsoleAssets(
+        let assets = try ConsoleAssets(
             directories: [ConsoleAssets.sharedDirectory,
                           Bundle.module.resourceURL!.appendingPathComponent("Assets", isDirectory: true)],
             mount: mount)
+        let chrome = ConsoleChrome(
+            productName: "AutoDetail Hub Studio", mount: mount, assets: assets,
+            stylesheets: ["console.css", "studio.css"],
+            extraConnectSources: StorageOrigin.connectSources(app.core.config),
+            navigation: [
+                .init("Overview", "/"), .init("Bookings", "/bookings"), .init("Services", "/services"),
+                .init("Customers", "/customers"), .init("Studio settings", "/settings/studio"),
+                .init("API keys", "/settings/api-keys"),
+            ])
+        let context = StudioContext(chrome: chrome, mount: mount)
+
+        let root = mount.routes(app).grouped(ConsoleErrorMiddleware(chrome: chrome))
+        assets.register(on: root)
+        StudioSignInPages(context: context).boot(public: root)
+        let pages = root.grouped(StudioSessionMiddleware()).grouped(ConsoleCSRFMiddleware())
+        StudioSignInPages(context: context).boot(signedIn: pages)
+        OverviewPage(context: context).boot(pages)
+        BookingPages(context: context).boot(pages)
+        ServicePages(context: context).boot(pages)
+        CustomerPages(context: context).boot(pages)
+        SettingsPages(context: context).boot(pages)
+        // Unknown console paths answer in the console's style; at the root the API's own 404s keep theirs.
+        if !mount.prefix.isEmpty {
+            pages.get("**") { _ -> Response in throw Abort(.notFound) }
+        }
+    }
+}
+
+/// What every page of the studio console needs.
+struct StudioContext: Sendable {
+    let chrome: ConsoleChrome
+    let mount: ConsoleMount
+
+    func path(_ page: String) -> String { mount.path(page) }
+
+    func render(
+        _ title: String, _ request: Request, status: HTTPResponseStatus = .ok, _ content: Node<HTML.BodyContext>
+    ) -> Response {
+        chrome.render(title, session: request.consoleSession, request: request, status: status,
+                      scripts: ["console.js", "studio.js"], content: content)
     }
 }

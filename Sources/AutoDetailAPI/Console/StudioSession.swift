@@ -1,0 +1,98 @@
+import AppCore
+import Foundation
+import Vapor
+
+/// The studio console's sign-in, sessions and sign-out. A console session IS an admin session of the contract
+/// (§2.6, §4.7.1): the cookie holds the admin token (`adm_…`), the row is in `ad_admin_sessions` with its 12-hour
+/// absolute lifetime and token version, `POST /api/admin/logout` and a password change end it exactly as they end
+/// a token. Sign-in goes through the same per-IP limit and login throttle as `POST /api/admin/login`, so failures
+/// in the console and on the API add up.
+package enum StudioSession {
+    package static let cookieName = "autodetail_session"
+
+    package enum SignInOutcome: Sendable {
+        case signedIn(cookieToken: String)
+        case failed
+        case throttled(retryAfter: Int)
+    }
+
+    /// The signed-in admin of a console page.
+    package struct Admin: Sendable {
+        /// SHA-256 of the token (`Secrets.hash`), what the CSRF token is derived from.
+        package let sessionHash: String
+        package let username: String
+    }
+
+    /// The admin login of §4.7.1 for a browser: username trimmed and lower-cased, password at most 128 characters,
+    /// the per-IP limit (20 per 15 minutes) and the per-(username, IP) / per-username failure throttle.
+    package static func signIn(username rawUsername: String, password: String, request: Request) async throws
+        -> SignInOutcome
+    {
+        let username = rawUsername.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard password.count <= 128 else { return .failed }
+        let limits = RateLimits(ledger: request.core.attempts, clock: request.core.clock)
+        let ip = request.core.clientAddress.ip(of: request)
+        let perIP: AttemptTicket
+        switch try await limits.ledger.reserve(
+            [RateLimits.loginPerIP.key(ip)], hold: false, now: request.core.clock.now(), on: request.db)
+        {
+        case .refused(let wait): return .throttled(retryAfter: max(1, wait))
+        case .granted(let ticket): perIP = ticket
+        }
+        let outcome = try await limits.adminLogin.attempt(username: username, ip: ip, on: request.db) {
+            () -> AdminUserRecord? in
+            let user = try await request.adminSessions.user(named: username)
+            let matches = try await request.core.passwordHasher.verify(password, against: user?.passwordHash)
+            return matches ? user : nil
+        }
+        switch outcome {
+        case .refused(let wait):
+            // As the API: a request another limit refused is not counted against the per-IP limit.
+            try await limits.ledger.release(perIP, now: request.core.clock.now(), on: request.db)
+            return .throttled(retryAfter: max(1, wait))
+        case .failed:
+            request.core.metrics.counter("autodetail_admin_login_failures_total").increment()
+            return .failed
+        case .succeeded(let user):
+            let token = Secrets.newAdminToken()
+            let issued = request.now
+            try await request.adminSessions.startSession(
+                user: user, tokenHash: Secrets.hash(token), issued: issued,
+                expiresAt: issued.addingTimeInterval(TimeInterval(AdminSessionController.tokenLifetime)))
+            return .signedIn(cookieToken: token)
+        }
+    }
+
+    /// The admin of a live session (not expired, not revoked, token version current), or nil.
+    package static func admin(cookieToken: String, request: Request) async throws -> Admin? {
+        guard Secrets.isAdminToken(cookieToken) else { return nil }
+        let hash = Secrets.hash(cookieToken)
+        guard let caller = try await request.adminSessions.liveSession(tokenHash: hash, now: request.now),
+            let user = try await request.adminSessions.user(caller.userID)
+        else { return nil }
+        request.setAdminCaller(caller)
+        return Admin(sessionHash: hash, username: user.username)
+    }
+
+    /// Ends the session (as `POST /api/admin/logout`).
+    package static func signOut(cookieToken: String, request: Request) async throws {
+        guard Secrets.isAdminToken(cookieToken),
+            let caller = try await request.adminSessions.liveSession(tokenHash: Secrets.hash(cookieToken), now: request.now)
+        else { return }
+        try await request.adminSessions.endSession(caller.sessionID, now: request.now)
+    }
+
+    /// An admin API call made by a console page: the cookie's session plus its CSRF token in `X-CSRF-Token`
+    /// (403 without it, before anything else is looked at); then the same check as a bearer token.
+    static func authenticateAPICall(_ request: Request, cookieToken: String) async throws {
+        let hash = Secrets.hash(cookieToken)
+        guard request.core.consoleCredentials.isValid(
+            csrf: request.headers.first(name: ConsoleCredentials.csrfHeader), forSessionHash: hash)
+        else { throw APIError.forbidden("CSRF token missing or invalid") }
+        guard Secrets.isAdminToken(cookieToken),
+            let caller = try await request.adminSessions.liveSession(tokenHash: hash, now: request.now)
+        else { throw APIError.invalidAdminToken }
+        request.setAdminCaller(caller)
+        request.loggedSubject = "admin:" + caller.userID.lowercased
+    }
+}
