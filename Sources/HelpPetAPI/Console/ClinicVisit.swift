@@ -1,0 +1,81 @@
+import AppCore
+import Fluent
+import Foundation
+import Vapor
+
+/// One timed piece of a transcript (`metadata.transcript_segments`, as the engine gave it).
+package struct ClinicTranscriptSegment: Sendable {
+    package let start: Double
+    package let end: Double
+    package let text: String
+}
+
+package struct ClinicVisitDetail: Sendable {
+    package let id: UUID
+    package let petID: UUID
+    package let petName: String
+    package let petSpecies: String
+    package let ownerName: String
+    package let practice: SchedulePractice
+    package let appointmentID: UUID?
+    package let appointmentTitle: String?
+    /// `recording` or `manual`.
+    package let source: String
+    /// The API's VisitState: `new`, `processing`, `processed`, `failed`.
+    package let state: String
+    package let visitDate: Date
+    package let fullText: String
+    package let summary: String?
+    /// `draft` (written by the worker, not yet approved), `approved`, or nil.
+    package let summaryStatus: String?
+    /// A recording was completed, so playback can answer (it still checks storage).
+    package let hasAudio: Bool
+    package let segments: [ClinicTranscriptSegment]
+    package let metadata: [String: JSONValue]
+    package let createdByName: String?
+    package let createdAt: Date
+    package let updatedAt: Date
+}
+
+/// The visit page's read. Staff of the visit's practice and ADMIN only: owners read approved notes on their own
+/// pages, and anyone else gets the API's 404 `Visit not found`.
+package enum ClinicVisit {
+    package static func detail(request: Request, id: UUID) async throws -> ClinicVisitDetail {
+        let caller = try request.caller
+        let notFound = APIError.notFound("Visit not found")
+        guard caller.role.isStaff else { throw notFound }
+        guard let row = try await VisitConsoleStore.visit(id, for: caller, on: request.db) else { throw notFound }
+        var segments: [ClinicTranscriptSegment] = []
+        if case .array(let list)? = row.metadata["transcript_segments"] {
+            for item in list {
+                guard case .object(let segment) = item, let start = number(segment["start"]),
+                    case .string(let text)? = segment["text"]
+                else { continue }
+                segments.append(ClinicTranscriptSegment(start: start, end: number(segment["end"]) ?? start, text: text))
+            }
+        }
+        var summaryStatus: String?
+        if case .string(let status)? = row.metadata["summary_status"] { summaryStatus = status }
+        let state = VisitState(rawValue: row.state)
+        return ClinicVisitDetail(
+            id: row.id, petID: row.pet_id, petName: row.pet_name, petSpecies: row.pet_species,
+            ownerName: "\(row.owner_first_name) \(row.owner_last_name)",
+            practice: SchedulePractice(
+                id: row.practice_id, name: row.practice_name,
+                timezone: TimeZone(identifier: row.practice_timezone) ?? .gmt),
+            appointmentID: row.appointment_id, appointmentTitle: row.appointment_title, source: row.source,
+            state: row.state, visitDate: row.visit_date, fullText: row.full_text, summary: row.summary,
+            summaryStatus: summaryStatus,
+            hasAudio: row.source == VisitSource.recording.rawValue && row.storage_key != nil && state != .new,
+            segments: segments, metadata: row.metadata, createdByName: row.created_by_name,
+            createdAt: row.created_at, updatedAt: row.updated_at)
+    }
+
+    static func number(_ value: JSONValue?) -> Double? {
+        switch value {
+        case .number(let n)?: return n
+        case .integer(let n)?: return Double(n)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import AppCore
+import Foundation
+import HelpPetAPI
+import Plot
+import Vapor
+import WebConsole
+
+/// The visit page (`{mount}/visits/{id}`): audio player (a playback URL asked from the API by `visit.js`), the
+/// transcript with its timed segments (a click seeks the player), the draft summary and its status, re-transcribe,
+/// and the visit's metadata. Staff of the visit's practice and ADMIN; everyone else gets the API's 404.
+struct VisitPages: Sendable {
+    let context: ClinicContext
+
+    func boot(_ routes: any RoutesBuilder) {
+        routes.get("visits", ":visit_id", use: page)
+    }
+
+    @Sendable func page(request: Request) async throws -> Response {
+        guard let text = request.parameters.get("visit_id"), let id = UUID(uuidString: text) else {
+            throw APIError.notFound("Visit not found")
+        }
+        let detail = try await ClinicVisit.detail(request: request, id: id)
+        let title = "Visit of \(detail.petName)"
+        return context.render(title, request, scripts: ["visit.js"], VisitView(context: context, detail: detail).render())
+    }
+}
+
+struct VisitView {
+    let context: ClinicContext
+    let detail: ClinicVisitDetail
+
+    private var clock: PracticeClock { PracticeClock(zone: detail.practice.timezone) }
+    private var id: String { detail.id.uuidString.lowercased() }
+
+    func render() -> Node<HTML.BodyContext> {
+        .div(
+            .class("stack visit-page"), .id("visit"), .attr("data-visit-id", id), .attr("data-state", detail.state),
+            .attr("data-has-audio", detail.hasAudio ? "true" : "false"),
+            .tag("link", .attr("rel", "stylesheet"), .attr("href", context.chrome.assets.url("recorder.css"))),
+            .unwrap(detail.appointmentID) { appointment in
+                .p(.a(.attr("href", context.path("/appointments/\(appointment.uuidString.lowercased())")),
+                      .safeText("← \(detail.appointmentTitle ?? "Appointment")")))
+            },
+            .div(
+                .class("row"),
+                .h1(.safeText("Visit of \(detail.petName)")),
+                .span(.class("badge \(tone)"), .attr("data-role", "visit-state"), .safeText(stateLabel(detail.state)))
+            ),
+            .tag("dl", [.attr("class", "facts")] + facts([
+                ("Pet", "\(detail.petName) (\(detail.petSpecies))"),
+                ("Owner", detail.ownerName),
+                ("Date", clock.dateTime(detail.visitDate)),
+                ("Practice", detail.practice.name),
+                ("Recorded by", detail.createdByName),
+                ("Source", detail.source == "manual" ? "Written notes" : "Recording"),
+            ])),
+            audioSection(),
+            transcriptSection(),
+            summarySection(),
+            metadataSection()
+        )
+    }
+
+    private var tone: String {
+        switch detail.state {
+        case "processed": "ok"
+        case "processing", "new": "info"
+        case "failed": "bad"
+        default: ""
+        }
+    }
+
+    private func stateLabel(_ state: String) -> String {
+        switch state {
+        case "new": "Waiting for upload"
+        case "processing": "Transcribing"
+        case "processed": "Transcribed"
+        case "failed": "Failed"
+        default: state
+        }
+    }
+
+    private func facts(_ pairs: [(String, String?)]) -> [Node<HTML.BodyContext>] {
+        pairs.flatMap { label, value -> [Node<HTML.BodyContext>] in
+            guard let value, !value.isEmpty else { return [] }
+            return [.tag("dt", .safeText(label)), .tag("dd", .safeText(value))]
+        }
+    }
+
+    private func audioSection() -> Node<HTML.BodyContext> {
+        .section(
+            .class("card"), .attr("aria-labelledby", "audio-title"),
+            .h2(.id("audio-title"), .text("Recording")),
+            detail.hasAudio
+                ? .tag("audio", .id("visit-player"), .attr("controls", "controls"), .attr("preload", "metadata"),
+                       .attr("aria-label", "Recording of \(detail.petName)"))
+                : .p(.class("muted"), .text(detail.source == "manual"
+                    ? "Written notes: there is no audio." : "No recording has been completed yet.")),
+            .p(.class("muted"), .id("audio-message"), .attr("aria-live", "polite")),
+            .if(detail.source == "recording", .div(
+                .class("row"),
+                .button(.id("retranscribe"), .attr("data-path", "/api/v1/visit-transcripts/\(id)/transcribe"),
+                        .flag("disabled", !detail.hasAudio), .text("Transcribe again"))
+            ))
+        )
+    }
+
+    private func transcriptSection() -> Node<HTML.BodyContext> {
+        .section(
+            .class("card"), .attr("aria-labelledby", "transcript-title"),
+            .h2(.id("transcript-title"), .text("Transcript")),
+            .div(
+                .id("transcript"),
+                detail.segments.isEmpty
+                    ? (detail.fullText.isEmpty
+                        ? .p(.class("muted"), .text(emptyTranscript))
+                        : .p(.class("transcript-text"), .safeText(detail.fullText)))
+                    : .ol(.class("segments"), .forEach(detail.segments) { segment in
+                        .li(.button(
+                            .class("segment"), .attr("data-start", String(format: "%.2f", segment.start)),
+                            .attr("aria-label", "Play from \(Self.timestamp(segment.start))"),
+                            .span(.class("stamp"), .safeText(Self.timestamp(segment.start))),
+                            .span(.class("segment-text"), .safeText(segment.text.trimmingCharacters(in: .whitespaces)))
+                        ))
+                    })
+            )
+        )
+    }
+
+    private var emptyTranscript: String {
+        if detail.metadata["transcription_note"] == .string("no_speech") { return "No speech was found in the recording." }
+        switch detail.state {
+        case "processed": return "The transcript is empty."
+        case "failed": return "Transcription failed. Try “Transcribe again”."
+        default: return "Not transcribed yet. This page updates itself when the transcript arrives."
+        }
+    }
+
+    private func summarySection() -> Node<HTML.BodyContext> {
+        let status = detail.summaryStatus
+        return .section(
+            .class("card"), .attr("aria-labelledby", "summary-title"),
+            .div(.class("row"),
+                 .h2(.id("summary-title"), .text("Summary")),
+                 .unwrap(status) { status in
+                     .span(.class("badge \(status == "approved" ? "ok" : "warn")"), .attr("data-role", "summary-status"),
+                           .safeText(status == "draft" ? "Draft (not approved)" : status.capitalized))
+                 }),
+            .unwrap(detail.summary, { .p(.class("summary-text"), .safeText($0)) },
+                    else: .p(.class("muted"), .text("No summary yet.")))
+        )
+    }
+
+    private func metadataSection() -> Node<HTML.BodyContext> {
+        .section(
+            .class("card"), .attr("aria-labelledby", "metadata-title"),
+            .tag("details",
+                 .tag("summary", .h2(.id("metadata-title"), .class("inline-heading"), .text("Metadata"))),
+                 .tag("pre", .class("metadata"), .safeText(Self.pretty(detail.metadata))))
+        )
+    }
+
+    static func timestamp(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.down))
+        return String(format: "%d:%02d", whole / 60, whole % 60)
+    }
+
+    static func pretty(_ metadata: [String: JSONValue]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(metadata) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,238 @@
+"""Recording in the browser (issue 15, items 2 and 3): one recorder per pet on the appointment page, the presigned
+upload straight to storage, recordings that survive a closed browser and a dead network, and the visit page with
+its transcript. Chromium's fake microphone plays an espeak-ng clip; one browser per clip, since Chromium loops the
+file it was started with.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from clinic_audio import (
+    new_appointment, open_appointment, profile_browser, recorder, sha256, spoken_clip, start_recording,
+    stop_recording, stored_object, wait_uploaded, wait_visit)
+from conftest import api_json, helppet_token, screenshot, sign_in, wait_for
+from selenium.webdriver.common.by import By
+
+MULTI_PET_TITLE = "Multi-pet Wellness Exam - Smith Family"
+# A different sentence per pet, with words the transcript check looks for.
+SENTENCES = {
+    "Bella": ("Bella has a healthy heart and clean ears today.", ["bella", "heart", "ears"]),
+    "Max": ("Max needs his rabies vaccine next month.", ["max", "rabies", "vaccine"]),
+    "Mittens": ("Mittens the cat has a small cut on her paw.", ["mittens", "cat", "paw"]),
+}
+PRIYA = "d2000000-0000-4000-8000-000000000004"
+LUNA = "d3000000-0000-4000-8000-000000000006"
+CHARLIE = "d3000000-0000-4000-8000-000000000007"
+
+
+@pytest.fixture(scope="module")
+def clips():
+    folder = Path(tempfile.mkdtemp(prefix="clinic-clips-"))
+    made = {pet: spoken_clip(folder, pet.lower(), sentence) for pet, (sentence, _) in SENTENCES.items()}
+    yield made
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def profiles():
+    """Browsers on profile folders this test owns (IndexedDB lives there), quit and removed afterwards."""
+    made = []
+    folders = []
+
+    def factory(audio, profile: Path | None = None, width: int = 1280, height: int = 900):
+        if profile is None:
+            profile = Path(tempfile.mkdtemp(prefix="clinic-profile-"))
+            folders.append(profile)
+        driver = profile_browser(audio, profile, width, height)
+        made.append(driver)
+        return driver, profile
+
+    yield factory
+    for driver in made:
+        try:
+            driver.quit()
+        except Exception:  # noqa: BLE001 - the test quit it on purpose
+            pass
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def words_of(text: str) -> set[str]:
+    return {w.strip(".,!?;:'\"").lower() for w in text.split()}
+
+
+def test_a_vet_records_each_pet_of_the_multi_pet_appointment_and_reads_the_transcripts(server, browser_factory, clips):
+    token = helppet_token(server.base, "vet1", "password123")
+    uploaded = {}
+    appointment_id = None
+    for pet, clip in clips.items():
+        driver = browser_factory(audio=clip)
+        sign_in(driver, server.base, "vet1", "password123")
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board article.appointment"))
+        driver.find_element(By.LINK_TEXT, MULTI_PET_TITLE).click()
+        wait_for(driver, lambda d: d.find_element(By.ID, "recorders").get_attribute("data-ready") == "true")
+        appointment_id = driver.find_element(By.ID, "recorders").get_attribute("data-appointment-id")
+        cards = [c.get_attribute("data-pet-name") for c in driver.find_elements(By.CSS_SELECTOR, ".recorder")]
+        assert cards == ["Bella", "Max", "Mittens"]
+        start_recording(driver, pet)
+        time.sleep(2.5)
+        # The timer runs and the level meter moves while the clip plays.
+        card = recorder(driver, pet)
+        assert card.find_element(By.CSS_SELECTOR, '[data-role="timer"]').text != "0:00"
+        levels = []
+        for _ in range(10):
+            levels.append(float(card.find_element(By.CSS_SELECTOR, "meter").get_attribute("value")))
+            time.sleep(0.1)
+        assert max(levels) > 0, "the level meter never moved"
+        if pet == "Max":
+            # Pause and resume: the recording goes on in one file.
+            card.find_element(By.CSS_SELECTOR, '[data-action="pause"]').click()
+            wait_for(driver, lambda d: recorder(d, pet).get_attribute("data-state") == "paused")
+            time.sleep(1)
+            card.find_element(By.CSS_SELECTOR, '[data-action="resume"]').click()
+        time.sleep(4.5)
+        if pet == "Bella":
+            screenshot(driver, "clinic-appointment-recording-desktop")
+        stop_recording(driver, pet)
+        uploaded[pet] = wait_uploaded(driver, pet)
+        assert uploaded[pet]["type"] == "audio/webm"
+
+    # Through the API: exactly three visits, one per pet, each holding byte for byte what its page uploaded.
+    status, visits = api_json(server.base, "GET",
+                              f"/api/v1/visit-transcripts/appointments/{appointment_id}/visits?include_pending=true",
+                              token)
+    assert status == 200, visits
+    assert len(visits) == 3
+    status, appointment = api_json(server.base, "GET", f"/api/v1/appointments/{appointment_id}", token)
+    pets = {p["name"]: p["id"] for p in appointment["pets"]}
+    assert sorted(v["pet_id"] for v in visits) == sorted(pets.values())
+    by_pet = {v["pet_id"]: v for v in visits}
+    for pet, sent in uploaded.items():
+        visit = by_pet[pets[pet]]
+        assert visit["uuid"] == sent["visit_id"]
+        assert visit["metadata"]["content_type"] == "audio/webm"
+        assert visit["metadata"]["file_size_bytes"] == sent["size"]
+        stored = stored_object(server.base, token, visit["uuid"])
+        assert len(stored) == sent["size"] and sha256(stored) == sent["sha256"], f"{pet}'s object differs"
+
+    # After the worker ran, each pet's visit page shows its own clip's words.
+    viewer = browser_factory()
+    sign_in(viewer, server.base, "vet1", "password123")
+    for pet, sent in uploaded.items():
+        visit = wait_visit(server.base, token, sent["visit_id"], {"processed", "failed"})
+        assert visit["state"] == "processed", visit["metadata"]
+        viewer.get(f"{server.base}/clinic/visits/{sent['visit_id']}")
+        transcript = wait_for(viewer, lambda d: d.find_element(By.ID, "transcript")).text
+        expected = SENTENCES[pet][1]
+        heard = [w for w in expected if w in words_of(transcript)]
+        assert len(heard) >= 2, f"{pet}: expected some of {expected} in {transcript!r}"
+        others = [w for other, (_, ws) in SENTENCES.items() if other != pet for w in ws[1:]]
+        assert not [w for w in others if w in words_of(transcript)], f"{pet}'s page shows another clip: {transcript!r}"
+    bella = uploaded["Bella"]["visit_id"]
+    viewer.get(f"{server.base}/clinic/visits/{bella}")
+    wait_for(viewer, lambda d: d.find_elements(By.CSS_SELECTOR, "button.segment"))
+    # A segment click seeks the player to the segment's start.
+    segment = viewer.find_elements(By.CSS_SELECTOR, "button.segment")[-1]
+    wait_for(viewer, lambda d: d.execute_script("return document.getElementById('visit-player').readyState") >= 1)
+    segment.click()
+    wanted = float(segment.get_attribute("data-start"))
+    wait_for(viewer, lambda d: abs(d.execute_script(
+        "return document.getElementById('visit-player').currentTime") - wanted) < 1.0)
+    screenshot(viewer, "clinic-visit-desktop")
+    viewer.set_window_size(375, 800)
+    screenshot(viewer, "clinic-visit-phone")
+    viewer.set_window_size(1280, 900)
+    viewer.get(f"{server.base}/clinic/appointments/{appointment_id}")
+    wait_for(viewer, lambda d: all(c.get_attribute("data-state") == "transcribed"
+                                   for c in d.find_elements(By.CSS_SELECTOR, ".recorder")))
+    screenshot(viewer, "clinic-appointment-desktop")
+    viewer.set_window_size(375, 800)
+    screenshot(viewer, "clinic-appointment-phone")
+
+    # The owner's agreement, confirmed once before the first recording, was stored by the server on every visit
+    # with who confirmed it and when.
+    for pet, sent in uploaded.items():
+        status, visit = api_json(server.base, "GET", f"/api/v1/visit-transcripts/{sent['visit_id']}", token)
+        consent = visit["metadata"].get("recording_consent")
+        assert consent and consent["confirmed_by"] == appointment["assigned_vet_user_id"], visit["metadata"]
+        assert consent["confirmed_at"].endswith("Z")
+
+
+def test_a_recording_cut_off_by_a_closed_browser_is_offered_and_uploaded_when_the_page_opens_again(
+        server, profiles, clips):
+    token = helppet_token(server.base, "vet1", "password123")
+    appointment_id = new_appointment(server.base, token, PRIYA, [LUNA], "Survival check - Luna")
+    first, profile = profiles(clips["Bella"])
+    open_appointment(first, server.base, appointment_id)
+    start_recording(first, "Luna")
+    time.sleep(5.5)
+    # Killed before any Stop: nothing was uploaded, the chunks are in this profile's IndexedDB.
+    first.quit()
+    status, visits = api_json(server.base, "GET",
+                              f"/api/v1/visit-transcripts/appointments/{appointment_id}/visits?include_pending=true",
+                              token)
+    assert status == 200 and visits == [], visits
+
+    second, _ = profiles(None, profile)
+    open_appointment(second, server.base, appointment_id)
+    offer = wait_for(second, lambda d: d.find_element(By.CSS_SELECTOR, '[data-action="upload-unsent"]'))
+    assert offer.text.startswith("Upload the unsent recording of Luna from ")
+    assert "0:0" in recorder(second, "Luna").find_element(By.CSS_SELECTOR, '[data-role="offer"]').text
+    screenshot(second, "clinic-appointment-unsent-desktop")
+    offer.click()
+    sent = wait_uploaded(second, "Luna")
+    visit = wait_visit(server.base, token, sent["visit_id"], {"processing", "processed", "failed"}, timeout=30)
+    assert visit["metadata"]["completion_source"] == "client"
+    assert sha256(stored_object(server.base, token, sent["visit_id"])) == sent["sha256"]
+    # About five seconds made it (chunks are saved every second).
+    assert sent["size"] > 20_000, sent
+    # Once completed it is gone from the browser: a reload offers nothing.
+    second.refresh()
+    open_appointment(second, server.base, appointment_id)
+    time.sleep(1)
+    assert not second.find_elements(By.CSS_SELECTOR, '[data-action="upload-unsent"]')
+
+
+def test_an_upload_blocked_by_the_network_is_retried_and_completed_once_storage_is_reachable(server, profiles, clips):
+    token = helppet_token(server.base, "vet1", "password123")
+    appointment_id = new_appointment(server.base, token, PRIYA, [CHARLIE], "Offline check - Charlie")
+    driver, _ = profiles(clips["Max"])
+    open_appointment(driver, server.base, appointment_id)
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/storage/*"]})
+    start_recording(driver, "Charlie")
+    time.sleep(4)
+    stop_recording(driver, "Charlie")
+    wait_for(driver, lambda d: "retrying" in recorder(d, "Charlie").find_element(
+        By.CSS_SELECTOR, '[data-role="message"]').text, 30)
+    assert recorder(driver, "Charlie").get_attribute("data-state") == "unsent"
+    # Not completed, and still held by the browser.
+    status, visits = api_json(server.base, "GET",
+                              f"/api/v1/visit-transcripts/appointments/{appointment_id}/visits?include_pending=true",
+                              token)
+    assert status == 200 and [v["state"] for v in visits] == ["new"], visits
+    held = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const open = indexedDB.open("helppet-recorder");
+        open.onsuccess = () => { const r = open.result.transaction("recordings").objectStore("recordings").getAll();
+          r.onsuccess = () => done(r.result.map((x) => x.petName)); };
+    """)
+    assert held == ["Charlie"]
+    screenshot(driver, "clinic-appointment-offline-desktop")
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    sent = wait_uploaded(driver, "Charlie", timeout=60)
+    visit = wait_visit(server.base, token, sent["visit_id"], {"processing", "processed", "failed"}, timeout=30)
+    assert visit["metadata"]["attempt"] == 1
+    assert sha256(stored_object(server.base, token, sent["visit_id"])) == sent["sha256"]
+    held = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const open = indexedDB.open("helppet-recorder");
+        open.onsuccess = () => { const r = open.result.transaction("recordings").objectStore("recordings").getAll();
+          r.onsuccess = () => done(r.result.length); };
+    """)
+    assert held == 0
