@@ -73,7 +73,7 @@ struct ServicePages: Sendable {
             ConsoleForms.field("Duration (minutes)", name: "durationMinutes", value: s.map { String($0.durationMinutes) } ?? "",
                                type: "number", required: true,
                                hint: "15–720, a multiple of 5. This is the length of each booking's slot.",
-                               extra: [.attr("data-type", "integer"), .attr("step", "5")]),
+                               extra: [.attr("data-type", "integer")]),
             ConsoleForms.field("Image URL", name: "imageUrl", value: s?.imageUrl ?? "", type: "url",
                                hint: "Optional, an http(s) address.", extra: [.attr("data-null-when-empty", "")]),
             .tag("div", .attr("class", "field checkbox"),

@@ -1,0 +1,270 @@
+"""The studio console (issue 16) in a real Chromium: the seed 004 set-up story end to end.
+
+Sign in as the AutoDetail admin, create a service (with a validation message next to its field first), create an
+organisation key on /settings/api-keys and read it from the page, book through the client API with that key over
+plain HTTP, find the booking on the week calendar, move it through its statuses from its page, upload a before and
+an after photo through the presigned PUT flow and fetch them back byte-identical, revoke the key and see the next
+client call rejected, CSRF and sign-out checks over plain HTTP with the session cookie, and screenshots of every
+page at 1280 and 375 pixels.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+
+from conftest import STUDIO_ADMIN_PASSWORD, api_json, screenshot, sign_in, wait_for
+
+MOUNT = "/studio"
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):  # noqa: D102 - keep 3xx answers as they are
+        return None
+
+
+def raw_call(base, method, path, cookie=None, csrf=None, body=None, headers=None):
+    """(status, headers, body bytes) of a plain HTTP call, redirects not followed."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method)
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    if cookie:
+        request.add_header("Cookie", f"autodetail_session={cookie}")
+    if csrf is not None:
+        request.add_header("X-CSRF-Token", csrf)
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(request, timeout=30) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+def make_jpeg(path: Path, colour: str) -> bytes:
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", f"color={colour}:s=64x48",
+                    "-frames:v", "1", str(path)], check=True)
+    data = path.read_bytes()
+    assert data[:2] == b"\xff\xd8", "ffmpeg did not write a JPEG"
+    return data
+
+
+def session_cookie(driver) -> str:
+    cookie = driver.get_cookie("autodetail_session")
+    assert cookie and cookie["value"].startswith("adm_"), cookie
+    assert cookie["httpOnly"], "the session cookie must not be readable by scripts"
+    return cookie["value"]
+
+
+def csrf_of(driver) -> str:
+    return driver.find_element(By.CSS_SELECTOR, 'meta[name="csrf-token"]').get_attribute("content")
+
+
+def reload_after(driver, action):
+    """Runs `action` (which makes the page reload) and waits for the new page."""
+    marker = driver.find_element(By.TAG_NAME, "html")
+    action()
+    wait_for(driver, EC.staleness_of(marker))
+    wait_for(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def first_free_slot(base, service_id):
+    """The first available slot in the next 14 studio-local days, from the public availability API."""
+    status, services = api_json(base, "GET", "/api/client/services")
+    assert status == 200
+    from datetime import date, timedelta
+    for offset in range(0, 15):
+        day = (date.today() + timedelta(days=offset)).isoformat()
+        status, body = api_json(base, "GET", f"/api/client/availability?serviceId={service_id}&date={day}")
+        assert status == 200, body
+        for slot in body["slots"]:
+            if slot["available"]:
+                return body["date"], slot
+    raise AssertionError("no free slot in two weeks")
+
+
+PAGES = [
+    ("overview", "/"), ("bookings-week", "/bookings?week={day}"), ("bookings-list", "/bookings/list"),
+    ("booking", "/bookings/{booking}"), ("services", "/services"), ("service-new", "/services/new"),
+    ("service-edit", "/services/{service}"), ("customers", "/customers"), ("customer", "/customers/{install}"),
+    ("settings-studio", "/settings/studio"), ("settings-api-keys", "/settings/api-keys"),
+]
+
+
+def shoot_every_page(driver, base, ids):
+    for width, suffix in ((1280, "desktop"), (375, "phone")):
+        driver.set_window_size(width, 900)
+        for name, path in PAGES:
+            driver.get(base + MOUNT + path.format(**ids))
+            assert "Not found" not in driver.title, path
+            # Nothing may be wider than the window (usable at 375 px); tables scroll inside their wrapper.
+            overflow = driver.execute_script(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 1, f"{path} is {overflow}px wider than the {width}px window"
+            screenshot(driver, f"studio-{name}-{suffix}")
+    driver.set_window_size(1280, 900)
+
+
+def test_studio_console_setup_story_bookings_photos_keys_csrf_and_sign_out(server, browser_factory, tmp_path):
+    base = server.base
+    driver = browser_factory(width=1280, height=900)
+
+    # Signed out: a console page sends the browser to the sign-in page and back afterwards.
+    driver.get(base + MOUNT + "/settings/api-keys")
+    wait_for(driver, lambda d: "/login" in d.current_url)
+    for suffix, width in (("desktop", 1280), ("phone", 375)):
+        driver.set_window_size(width, 900)
+        screenshot(driver, f"studio-login-{suffix}")
+    driver.set_window_size(1280, 900)
+    driver.find_element(By.NAME, "username").send_keys("admin")
+    driver.find_element(By.NAME, "password").send_keys("wrong password here")
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".form-error"))
+    assert "Invalid username or password" in driver.find_element(By.CSS_SELECTOR, ".form-error").text
+    driver.find_element(By.NAME, "password").send_keys(STUDIO_ADMIN_PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait_for(driver, lambda d: d.current_url.endswith(MOUNT + "/settings/api-keys"))
+    cookie = session_cookie(driver)
+
+    # A service: the API's validation message appears next to its field, then it is created.
+    name = f"Interior Deep Clean {uuid.uuid4().hex[:6]}"
+    driver.get(base + MOUNT + "/services/new")
+    driver.find_element(By.NAME, "name").send_keys(name)
+    driver.find_element(By.NAME, "priceRub").send_keys("3200")
+    driver.find_element(By.NAME, "durationMinutes").send_keys("62")
+    driver.find_element(By.CSS_SELECTOR, "#service-form button[type=submit]").click()
+    slot = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-error-for="durationMinutes"]').text or None)
+    assert slot == "Invalid field: durationMinutes (must be a multiple of 5)"
+    field = driver.find_element(By.NAME, "durationMinutes")
+    field.clear()
+    field.send_keys("60")
+    driver.find_element(By.CSS_SELECTOR, "#service-form button[type=submit]").click()
+    wait_for(driver, lambda d: d.current_url.endswith(MOUNT + "/services"))
+    link = driver.find_element(By.LINK_TEXT, name)
+    service_id = link.get_attribute("href").rsplit("/", 1)[1]
+
+    # The seed's page: create a key and read the full key from the page (shown once).
+    driver.get(base + MOUNT + "/settings/api-keys")
+    driver.find_element(By.NAME, "name").send_keys("iPhone app")
+    driver.find_element(By.CSS_SELECTOR, "#key-create button[type=submit]").click()
+    value = wait_for(driver, lambda d: d.find_element(By.ID, "new-key-value").text or None)
+    assert re.fullmatch(r"org_\d{10}_[0-9a-f]{24}", value), value
+    assert "only time" in driver.find_element(By.ID, "new-key").text
+    screenshot(driver, "studio-settings-api-keys-created-desktop")
+    reload_after(driver, lambda: driver.find_element(By.ID, "new-key-done").click())
+    assert value not in driver.page_source, "the full key must never be shown again"
+    row = driver.find_element(By.XPATH, f"//table[@id='keys']//tr[td[1][normalize-space()='iPhone app']]")
+    assert value[:19] in row.text
+    key_id = row.get_attribute("data-key-id")
+
+    # The app books with the key (plain HTTP, the seed's body).
+    day, free = first_free_slot(base, service_id)
+    status, booked = api_json(base, "POST", "/api/client/appointments", headers={"X-API-Key": value}, body={
+        "startIso": free["startIso"], "clientName": "Ivan Petrov", "phone": "+7 916 123-45-67",
+        "carMake": "Toyota Camry", "carPlate": "а123вс 777", "serviceName": name, "notes": ""})
+    assert status == 201, booked
+    booking_id = booked["id"]
+
+    # It is on the calendar of its week, placed in its day column.
+    driver.get(f"{base}{MOUNT}/bookings?week={day}")
+    entry = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'a.booking[data-booking-id="{booking_id}"]'))
+    assert "Ivan Petrov" in entry.text and free["startTime"] in entry.text
+    assert entry.value_of_css_property("position") == "absolute"
+    assert float(entry.value_of_css_property("height").rstrip("px")) >= 50, "a 60-minute booking has its height"
+    # The list finds it by customer search and service.
+    driver.get(f"{base}{MOUNT}/bookings/list?search=petrov&service={service_id}")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#bookings tbody tr")) == 1
+
+    # Its page: statuses move only as the admin API allows.
+    driver.get(f"{base}{MOUNT}/bookings?week={day}")
+    driver.find_element(By.CSS_SELECTOR, f'a.booking[data-booking-id="{booking_id}"]').click()
+    wait_for(driver, lambda d: d.current_url.endswith(booking_id))
+
+    def status_now():
+        return driver.find_element(By.ID, "booking-status").get_attribute("data-status")
+
+    assert status_now() == "new"
+    assert {b.get_attribute("data-next-status") for b in driver.find_elements(By.CSS_SELECTOR, "[data-next-status]")} \
+        == {"confirmed", "cancelled"}
+    for target in ("confirmed", "in_progress"):
+        reload_after(driver, lambda: driver.find_element(By.CSS_SELECTOR, f'[data-next-status="{target}"]').click())
+        assert status_now() == target
+
+    # Before and after photos through presign → PUT (progress bar) → link, fetched back byte-identical.
+    originals = {}
+    for kind, colour in (("defect", "red"), ("work", "blue")):
+        path = tmp_path / f"{kind}.jpg"
+        originals[kind] = make_jpeg(path, colour)
+        driver.find_element(By.ID, f"upload-{kind}").send_keys(str(path))
+        reload_after(driver, lambda: driver.find_element(
+            By.CSS_SELECTOR, f'form[data-kind="{kind}"] button[type=submit]').click())
+        images = driver.find_elements(By.CSS_SELECTOR, f"#photos-{kind} .photo img")
+        assert len(images) == 1, driver.find_element(By.ID, f"photos-{kind}").text
+        with urllib.request.urlopen(images[0].get_attribute("src"), timeout=30) as response:
+            assert response.read() == originals[kind]
+        assert driver.execute_script("return arguments[0].naturalWidth", images[0]) == 64
+
+    reload_after(driver, lambda: driver.find_element(By.CSS_SELECTOR, '[data-next-status="done"]').click())
+    assert status_now() == "done"
+    assert not driver.find_elements(By.CSS_SELECTOR, "[data-next-status]")
+    # The API agrees: the booking is done with one photo of each kind.
+    status, seen = api_json(base, "GET", f"/api/client/appointments/{booking_id}", headers={"X-API-Key": value})
+    assert status == 200 and seen["status"] == "done"
+    assert len(seen["defectPhotos"]) == 1 and len(seen["workPhotos"]) == 1
+
+    # CSRF: the cookie alone, or with a wrong token, is refused (403); with the page's token it works.
+    csrf = csrf_of(driver)
+    path = f"/api/admin/appointments/{booking_id}"
+    assert raw_call(base, "PUT", path, cookie=cookie, body={"notes": "x"})[0] == 403
+    assert raw_call(base, "PUT", path, cookie=cookie, csrf="0" * 64, body={"notes": "x"})[0] == 403
+    status, _, answer = raw_call(base, "PUT", path, cookie=cookie, csrf=csrf, body={"notes": "Left wheel scratched"})
+    assert status == 200, answer
+    assert json.loads(answer)["notes"] == "Left wheel scratched"
+    # A console form without its _csrf field is refused too.
+    assert raw_call(base, "POST", MOUNT + "/logout", cookie=cookie)[0] == 403
+
+    # A customer of the app, for the customer pages: message sent from the page.
+    status, install = api_json(base, "POST", "/api/ios/init")
+    assert status == 200, install
+    driver.get(f"{base}{MOUNT}/customers/{install['installId']}")
+    driver.find_element(By.NAME, "text").send_keys("Your car is ready.")
+    reload_after(driver, lambda: driver.find_element(By.CSS_SELECTOR, "#message-form button[type=submit]").click())
+    assert "Your car is ready." in driver.page_source
+    status, messages = api_json(base, "GET", "/api/ios/messages", headers={"X-API-Key": install["apiKey"]})
+    assert status == 200 and [m["text"] for m in messages["messages"]] == ["Your car is ready."], messages
+
+    shoot_every_page(driver, base, {"day": day, "booking": booking_id, "service": service_id,
+                                    "install": install["installId"]})
+
+    # Revoking the key on the page stops it at once.
+    driver.get(base + MOUNT + "/settings/api-keys")
+    button = driver.find_element(By.CSS_SELECTOR, f'tr[data-key-id="{key_id}"] button.danger')
+
+    def revoke():
+        button.click()
+        wait_for(driver, EC.alert_is_present()).accept()
+
+    reload_after(driver, revoke)
+    assert "Revoked" in driver.find_element(By.CSS_SELECTOR, f'tr[data-key-id="{key_id}"]').text
+    status, body = api_json(base, "GET", "/api/client/appointments", headers={"X-API-Key": value})
+    assert (status, body) == (401, {"error": "Invalid API key"})
+
+    # Sign-out ends the session: the old cookie opens no page and no API call any more.
+    reload_after(driver, lambda: driver.find_element(By.CSS_SELECTOR, "form[action$='/logout'] button").click())
+    assert driver.current_url.endswith(MOUNT + "/login")
+    status, headers, _ = raw_call(base, "GET", MOUNT + "/bookings", cookie=cookie)
+    assert status in (302, 303) and headers["Location"].startswith(MOUNT + "/login")
+    assert raw_call(base, "PUT", path, cookie=cookie, csrf=csrf, body={"notes": "y"})[0] == 401
+    status, _, answer = raw_call(base, "POST", "/api/admin/logout", headers={"Authorization": f"Bearer {cookie}"})
+    assert status == 401, "the admin token behind the cookie is revoked as well"
