@@ -18,8 +18,8 @@ struct BarChartView {
         let maxRevenue = max(totals.map(\.revenueRub).max() ?? 0, 1)
         var svg = "<svg viewBox=\"0 0 \(Int(width)) \(Int(2 * barArea + gap + 40))\" role=\"img\" aria-labelledby=\"chart-title\">"
         svg += "<title id=\"chart-title\">Bookings and revenue per day, last \(totals.count) days</title>"
-        svg += "<text x=\"0\" y=\"12\">Bookings (max \(maxBookings))</text>"
-        svg += "<text x=\"0\" y=\"\(Int(barArea + gap + 12))\">Revenue (max \(HTMLEscaping.escape(StudioFormat.rub(maxRevenue))))</text>"
+        svg += "<text x=\"0\" y=\"12\">Bookings per day (highest \(totals.map(\.bookings).max() ?? 0))</text>"
+        svg += "<text x=\"0\" y=\"\(Int(barArea + gap + 12))\">Revenue of completed work per day (highest \(HTMLEscaping.escape(StudioFormat.rub(totals.map(\.revenueRub).max() ?? 0))))</text>"
         for (index, total) in totals.enumerated() {
             let x = left + Double(index) * slot + 1
             let w = max(slot - 3, 1)

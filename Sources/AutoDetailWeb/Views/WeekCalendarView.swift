@@ -26,44 +26,46 @@ struct WeekCalendarView {
         let byDay = placedByDay()
         let (first, last) = visibleRange(byDay)
         return .div(
-            .class("week"), .attr("role", "grid"), .attr("aria-label", "Bookings of the week"),
-            .div(.class("day-head-spacer")),
+            .class("week"), .attr("aria-label", "Bookings of the week"),
+            .div(.class("axis-col"), .attr("aria-hidden", "true"),
+                 .div(.class("day-head-spacer")),
+                 .div(.class("axis"), .attr("data-cal-minutes", String(last - first)),
+                      .forEach(Array(stride(from: first, through: last, by: 60))) { minute in
+                         .span(.attr("data-cal-top", String(minute - first)), .attr("data-cal-length", "0"),
+                               .safeText(String(format: "%02d:00", (minute / 60) % 24)))
+                      })),
             .forEach(days) { day in
                 let placed = byDay[day.day] ?? []
                 let peak = (placed.map(\.lane).max() ?? -1) + 1
+                let lanes = max(settings.capacity, peak)
                 let hoursLong = Int(day.end.timeIntervalSince(day.start) / 3600)
                 return .div(
-                    .class(day.day == today ? "day-head today" : "day-head"),
-                    .strong(.safeText(format.shortDay(day.day))),
-                    .tag("small", .safeText(day.opens == nil ? "Closed" :
-                        "\(placed.count) booking\(placed.count == 1 ? "" : "s") · peak \(peak)/\(settings.capacity) bays")),
-                    hoursLong != 24 ? .tag("small", .safeText("\(hoursLong)-hour day (clock change)")) : .empty
-                )
-            },
-            .div(.class("axis"), .attr("data-cal-minutes", String(last - first)),
-                 .forEach(Array(stride(from: first, through: last, by: 60))) { minute in
-                    .span(.attr("data-cal-top", String(minute - first)), .attr("data-cal-length", "0"),
-                          .safeText(String(format: "%02d:00", (minute / 60) % 24)))
-                 }),
-            .forEach(days) { day in
-                let placed = byDay[day.day] ?? []
-                let lanes = max(settings.capacity, (placed.map(\.lane).max() ?? -1) + 1)
-                return .div(
-                    .class("day-body"), .attr("data-cal-minutes", String(last - first)),
-                    .attr("aria-label", format.dayTitle(day.day)),
-                    .group(closedBands(day, first: first, last: last)),
-                    .forEach(placed) { item in
-                        let b = item.booking
-                        return .a(
-                            .class("booking status-\(b.status)"), .attr("href", bookingPath(b.id)),
-                            .attr("data-cal-top", String(item.top - first)), .attr("data-cal-length", String(item.length)),
-                            .attr("data-cal-lane", String(item.lane)), .attr("data-cal-lanes", String(lanes)),
-                            .attr("data-booking-id", b.id.uuidString.lowercased()),
-                            .strong(.safeText(format.time(b.start) + "–" + format.time(b.end))), .text(" "),
-                            .safeText(b.clientName), .br(),
-                            .safeText(b.serviceName + " · " + StudioFormat.statusLabel(b.status))
-                        )
-                    }
+                    .class("day"), .attr("data-day", day.day.description),
+                    .div(
+                        .class(day.day == today ? "day-head today" : "day-head"),
+                        .strong(.safeText(format.shortDay(day.day))),
+                        .tag("small", .safeText(day.opens == nil ? "Closed" :
+                            "\(placed.count) booking\(placed.count == 1 ? "" : "s") · peak \(peak)/\(settings.capacity) bays")),
+                        hoursLong != 24 ? .tag("small", .safeText("\(hoursLong)-hour day (clock change)")) : .empty
+                    ),
+                    .div(
+                        .class("day-body"), .attr("data-cal-minutes", String(last - first)),
+                        .attr("aria-label", format.dayTitle(day.day)),
+                        .group(closedBands(day, first: first, last: last)),
+                        placed.isEmpty ? .p(.class("empty-day"), .text(day.opens == nil ? "Closed" : "No bookings")) : .empty,
+                        .forEach(placed) { item in
+                            let b = item.booking
+                            return .a(
+                                .class("booking status-\(b.status)"), .attr("href", bookingPath(b.id)),
+                                .attr("data-cal-top", String(item.top - first)), .attr("data-cal-length", String(item.length)),
+                                .attr("data-cal-lane", String(item.lane)), .attr("data-cal-lanes", String(lanes)),
+                                .attr("data-booking-id", b.id.uuidString.lowercased()),
+                                .strong(.safeText(format.time(b.start) + "–" + format.time(b.end))), .text(" "),
+                                .safeText(b.clientName), .br(),
+                                .safeText(b.serviceName + " · " + StudioFormat.statusLabel(b.status))
+                            )
+                        }
+                    )
                 )
             }
         )
