@@ -30,6 +30,8 @@ from local_server import (  # noqa: E402
     create_postgres_database, drop_postgres_database, free_port, is_postgres, start_server, stop_server)
 
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoSuchElementException, StaleElementReferenceException, WebDriverException)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
@@ -124,7 +126,10 @@ def browser(browser_factory):
 
 
 def wait_for(driver, condition, timeout: float = 15):
-    return WebDriverWait(driver, timeout).until(condition)
+    """Waits until `condition(driver)` is truthy. Elements that vanish while a page navigates or re-renders (stale
+    references, nodes no longer in the document) count as "not yet", not as failures."""
+    return WebDriverWait(driver, timeout, ignored_exceptions=(
+        NoSuchElementException, StaleElementReferenceException, WebDriverException)).until(condition)
 
 
 def sign_in(driver, base: str, username: str, password: str, mount: str = "/clinic") -> None:

@@ -107,8 +107,15 @@ week?.addEventListener("pointerdown", (event) => {
   const block = event.target.closest(".week-appointment");
   if (!block || event.button !== 0) return;
   const resizing = event.target.classList.contains("resize");
+  // No native drag of the link or text selection: they would cancel the pointer stream mid-drag.
+  event.preventDefault();
   dragState = { block, resizing, startY: event.clientY, moved: false, pointer: event.pointerId };
   block.setPointerCapture(event.pointerId);
+});
+
+week?.addEventListener("pointercancel", () => {
+  if (dragState?.moved) location.reload();
+  dragState = null;
 });
 
 week?.addEventListener("pointermove", (event) => {
