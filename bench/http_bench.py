@@ -69,6 +69,27 @@ def call(base, method, path, body=None, token=None, form=None, headers=None, exp
     return json.loads(raw) if raw else None
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+def console_session(base, username, password):
+    """The clinic console's session cookie value, from its own sign-in form (303 + Set-Cookie)."""
+    opener = urllib.request.build_opener(_NoRedirect())
+    body = urllib.parse.urlencode({"username": username, "password": password}).encode()
+    request = urllib.request.Request(base + "/clinic/login", data=body, method="POST",
+                                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+    try:
+        opener.open(request, timeout=60)
+    except urllib.error.HTTPError as answer:
+        cookie = answer.headers.get("Set-Cookie", "")
+        if answer.code == 303 and cookie.startswith("helppet_session="):
+            return cookie.split(";")[0].split("=", 1)[1]
+        raise SystemExit(f"console sign-in failed: {answer.code}")
+    raise SystemExit("console sign-in did not redirect")
+
+
 def multipart_post(url, fields, payload, content_type):
     boundary = "bench" + uuid.uuid4().hex
     parts = [f"--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n".encode()
@@ -271,6 +292,8 @@ def drive(engine, base, pid, manifest, data_dir, args):
     bench = practices[0]
     vet_id, token = bench["vets"][0][1], tokens[0]
     auth = {"Authorization": f"Bearer {token}"}
+    # The clinic console (issue 15): a browser session of the bench practice's first vet, by the sign-in form.
+    console_cookie = {"Cookie": "helppet_session=" + console_session(base, bench["vets"][0][0], password)}
 
     # Playback: a few real recordings of the bench practice (initiate → presigned POST upload → complete).
     playback_pairs = [bench["initiate_pairs"].pop() for _ in range(4)]
@@ -327,6 +350,8 @@ def drive(engine, base, pid, manifest, data_dir, args):
     requests("login", [("POST", "/api/v1/auth/token", {"Content-Type": "application/x-www-form-urlencoded"},
                         urllib.parse.urlencode({"username": u, "password": password})) for u in vets])
     requests("dashboard", [("GET", f"/api/v1/dashboard/vet/{vet_id}/today", auth, None)])
+    requests("board-page", [("GET", "/clinic/", console_cookie, None)])
+    requests("board-poll", [("GET", "/clinic/board", console_cookie, None)])
     requests("appointment", [("GET", f"/api/v1/appointments/{a}", auth, None) for a in ids(bench["appointments"])])
     requests("pet", [("GET", f"/api/v1/pets/{p}", auth, None) for p in ids(bench["record_pets"])])
     requests("records", [("GET", f"/api/v1/medical-records/pet/{p}", auth, None) for p in ids(bench["record_pets"])])
@@ -365,6 +390,8 @@ def drive(engine, base, pid, manifest, data_dir, args):
         ("health", "GET /health", False, 10),
         ("login", "POST /api/v1/auth/token", False, 60),
         ("dashboard", "GET dashboard/vet/{id}/today", False, 10),
+        ("board-page", "GET /clinic/ (day board page)", False, 10),
+        ("board-poll", "GET /clinic/board (its poll)", False, 10),
         ("appointment", "GET /appointments/{id}", False, 10),
         ("pet", "GET /pets/{id}", False, 10),
         ("records", "GET /medical-records/pet/{id}", False, 10),
@@ -449,6 +476,9 @@ def targets(report):
     worst = max((r for r in report["results"] if r["name"] != "login"), key=lambda r: r["p99_us"])
     check(not slow, f"every non-login endpoint p99 < 25 ms (worst: {worst['name']} {worst['p99_us'] / 1000:.1f} ms)"
           + (f"; over: {', '.join(slow)}" if slow else ""))
+    if "board-page" in by:
+        p99 = by["board-page"]["p99_us"] / 1000
+        check(p99 < 25, f"clinic day board page p99 < 25 ms ({p99:.1f} ms)")
     if "appointment" in by:
         check(by["appointment"]["rps"] >= 3000, f"appointment GET >= 3000 req/s ({by['appointment']['rps']:.0f})")
     # Issue 14's targets.
