@@ -53,7 +53,7 @@ def raw_call(base, method, path, cookie=None, csrf=None, body=None, headers=None
 
 
 def make_jpeg(path: Path, colour: str) -> bytes:
-    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", f"color={colour}:s=64x48",
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", f"color={colour}:s=640x480",
                     "-frames:v", "1", str(path)], check=True)
     data = path.read_bytes()
     assert data[:2] == b"\xff\xd8", "ffmpeg did not write a JPEG"
@@ -201,7 +201,8 @@ def test_studio_console_setup_story_bookings_photos_keys_csrf_and_sign_out(serve
         reload_after(driver, lambda: driver.find_element(By.CSS_SELECTOR, f'[data-next-status="{target}"]').click())
         assert status_now() == target
 
-    # Before and after photos through presign → PUT (progress bar) → link, fetched back byte-identical.
+    # Before and after photos through presign → PUT (progress bar) → link: the original comes back byte-identical,
+    # the gallery shows a real thumbnail (320 px wide, cached under DATA_DIR).
     originals = {}
     for kind, colour in (("defect", "red"), ("work", "blue")):
         path = tmp_path / f"{kind}.jpg"
@@ -209,11 +210,18 @@ def test_studio_console_setup_story_bookings_photos_keys_csrf_and_sign_out(serve
         driver.find_element(By.ID, f"upload-{kind}").send_keys(str(path))
         reload_after(driver, lambda: driver.find_element(
             By.CSS_SELECTOR, f'form[data-kind="{kind}"] button[type=submit]').click())
-        images = driver.find_elements(By.CSS_SELECTOR, f"#photos-{kind} .photo img")
-        assert len(images) == 1, driver.find_element(By.ID, f"photos-{kind}").text
-        with urllib.request.urlopen(images[0].get_attribute("src"), timeout=30) as response:
+        photos = driver.find_elements(By.CSS_SELECTOR, f"#photos-{kind} .photo")
+        assert len(photos) == 1, driver.find_element(By.ID, f"photos-{kind}").text
+        with urllib.request.urlopen(photos[0].find_element(By.TAG_NAME, "a").get_attribute("href"), timeout=30) as response:
             assert response.read() == originals[kind]
-        assert driver.execute_script("return arguments[0].naturalWidth", images[0]) == 64
+        image = photos[0].find_element(By.TAG_NAME, "img")
+        wait_for(driver, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image))
+        assert driver.execute_script("return arguments[0].naturalWidth", image) == 320
+        status, headers, thumb = raw_call(base, "GET", image.get_attribute("src").replace(base, ""), cookie=cookie)
+        assert status == 200 and headers["Content-Type"] == "image/jpeg" and thumb[:2] == b"\xff\xd8"
+        assert thumb != originals[kind]
+        photo_id = photos[0].get_attribute("data-photo-id")
+        assert (server.data_dir / "studio-thumbnails" / f"{photo_id}.jpg").read_bytes() == thumb
 
     reload_after(driver, lambda: driver.find_element(By.CSS_SELECTOR, '[data-next-status="done"]').click())
     assert status_now() == "done"
@@ -268,3 +276,97 @@ def test_studio_console_setup_story_bookings_photos_keys_csrf_and_sign_out(serve
     assert raw_call(base, "PUT", path, cookie=cookie, csrf=csrf, body={"notes": "y"})[0] == 401
     status, _, answer = raw_call(base, "POST", "/api/admin/logout", headers={"Authorization": f"Bearer {cookie}"})
     assert status == 401, "the admin token behind the cookie is revoked as well"
+
+
+def admin_token(base):
+    status, body = api_json(base, "POST", "/api/admin/login", body={"username": "admin", "password": STUDIO_ADMIN_PASSWORD})
+    assert status == 200, body
+    return body["token"]
+
+
+def test_studio_reschedule_offers_free_slots_moves_the_booking_and_gives_the_last_bay_to_one_admin(
+        server, browser_factory):
+    from concurrent.futures import ThreadPoolExecutor
+    from datetime import date, timedelta
+
+    base = server.base
+    token = admin_token(base)
+    name = f"Polish {uuid.uuid4().hex[:6]}"
+    status, service = api_json(base, "POST", "/api/admin/services", token=token,
+                               body={"name": name, "priceRub": 1000, "durationMinutes": 60})
+    assert status == 201, service
+    day = (date.today() + timedelta(days=6)).isoformat()
+    status, availability = api_json(base, "GET", f"/api/client/availability?serviceId={service['id']}&date={day}")
+    assert status == 200 and availability["workingHours"], availability
+    capacity = availability["capacity"]
+    starts = {slot["startTime"]: slot["startIso"] for slot in availability["slots"]}
+
+    def book(time, client):
+        status, body = api_json(base, "POST", "/api/admin/appointments", token=token, body={
+            "startIso": starts[time], "clientName": client, "serviceName": name, "status": "confirmed"})
+        assert status == 201, body
+        return body["id"]
+
+    # 12:00 keeps one bay free; three bookings elsewhere that day will want it.
+    for index in range(capacity - 1):
+        book("12:00", f"Filler {index}")
+    moving, first, second = book("15:00", "Anna Moving"), book("17:00", "Boris Racer"), book("18:00", "Clara Racer")
+
+    driver = browser_factory(width=1280, height=900)
+    sign_in(driver, base, "admin", STUDIO_ADMIN_PASSWORD, mount=MOUNT)
+
+    # The picker lists only slots with a free bay, then moves the booking to the one picked.
+    driver.get(f"{base}{MOUNT}/bookings/{moving}")
+    driver.find_element(By.CSS_SELECTOR, "[data-load-slots]").click()
+    buttons = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#reschedule button[data-start]"))
+    offered = {b.get_attribute("data-start") for b in buttons}
+    assert starts["12:00"] in offered and starts["15:00"] not in offered
+    screenshot(driver, "studio-booking-reschedule-desktop")
+    target = next(b for b in buttons if b.get_attribute("data-start") == starts["13:00"])
+
+    def pick():
+        target.click()
+        wait_for(driver, EC.alert_is_present()).accept()
+
+    reload_after(driver, pick)
+    status, moved = api_json(base, "GET", f"/api/admin/appointments/{moving}", token=token)
+    assert moved["startIso"] == starts["13:00"] and moved["endIso"] > moved["startIso"]
+    assert moved["status"] == "confirmed" and moved["clientName"] == "Anna Moving"
+
+    # Two admins move two bookings into the last bay at once: one wins, the other gets the API's 409 message.
+    cookie = session_cookie(driver)
+    csrf = csrf_of(driver)
+
+    def move(booking):
+        status, _, body = raw_call(base, "POST", f"{MOUNT}/bookings/{booking}/reschedule", cookie=cookie, csrf=csrf,
+                                   body={"startIso": starts["12:00"]})
+        return status, json.loads(body)
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(move, [first, second]))
+    assert sorted(status for status, _ in results) == [200, 409], results
+    assert [body for status, body in results if status == 409] == [{"error": "Time slot is no longer available"}]
+    # Without the CSRF header the console's own write is refused as well.
+    assert raw_call(base, "POST", f"{MOUNT}/bookings/{first}/reschedule", cookie=cookie,
+                    body={"startIso": starts["09:00"]})[0] == 403
+    # The slot is full now: the loser's picker no longer offers it.
+    loser = first if results[0][0] == 409 else second
+    driver.get(f"{base}{MOUNT}/bookings/{loser}")
+    driver.find_element(By.CSS_SELECTOR, "[data-load-slots]").click()
+    buttons = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#reschedule button[data-start]"))
+    assert starts["12:00"] not in {b.get_attribute("data-start") for b in buttons}
+    status, everything = api_json(base, "GET", f"/api/admin/appointments?date={day}&limit=200", token=token)
+    assert sum(1 for a in everything if a["startIso"] == starts["12:00"] and a["status"] != "cancelled") == capacity
+
+    # Studio settings: the API's message lands next to the weekday field it names; nothing is saved.
+    driver.get(f"{base}{MOUNT}/settings/studio")
+    close = driver.find_element(By.ID, "close-time-mon")
+    close.clear()
+    close.send_keys("08:00")
+    driver.find_element(By.CSS_SELECTOR, "#settings-form button[type=submit]").click()
+    message = wait_for(driver, lambda d: d.find_element(
+        By.CSS_SELECTOR, '[data-error-for="workingHours.mon.close"]').text or None)
+    assert message == "Invalid field: workingHours.mon.close (must be later than open)"
+    status, settings = api_json(base, "GET", "/api/admin/settings", token=token)
+    assert settings["workingHours"]["mon"]["close"] != "08:00"
+    api_json(base, "POST", "/api/admin/logout", token=token)

@@ -16,6 +16,7 @@ struct BookingPages: Sendable {
         routes.get("bookings", ":id", use: detail)
         routes.get("bookings", ":id", "slots", use: slots)
         routes.post("bookings", ":id", "reschedule", use: reschedule)
+        routes.get("bookings", ":id", "photos", ":photoId", "thumbnail", use: thumbnail)
     }
 
     func bookingPath(_ id: UUID) -> String { context.path("/bookings/\(id.uuidString.lowercased())") }
@@ -216,7 +217,8 @@ struct BookingPages: Sendable {
                 .div(.class("photo"), .attr("data-photo-id", photo.id.uuidString.lowercased()),
                     .a(.attr("href", photo.url), .attr("target", "_blank"), .attr("rel", "noopener"),
                        .attr("aria-label", "\(title) photo of \(format.shortDateTime(photo.createdAt)), full size"),
-                       .void("img", .attr("src", photo.url), .attr("alt", "\(title) photo"), .attr("loading", "lazy"),
+                       .void("img", .attr("src", bookingPath(b.id) + "/photos/\(photo.id.uuidString.lowercased())/thumbnail"),
+                             .attr("alt", "\(title) photo"), .attr("loading", "lazy"),
                              .attr("width", "160"), .attr("height", "120"))),
                     .div(.class("row"),
                         .span(.class("muted"), .safeText(format.shortDateTime(photo.createdAt))),
@@ -239,6 +241,24 @@ struct BookingPages: Sendable {
                 .button(.type(.submit), .class("primary"), .safeText("Upload \(title.lowercased()) photos"))
             )
         )
+    }
+
+    /// A photo's cached thumbnail (`StudioThumbnails`), or the original when none can be made.
+    @Sendable func thumbnail(request: Request) async throws -> Response {
+        let id = try bookingID(request)
+        guard let photoID = request.parameters.get("photoId").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.notFound("Photo not found")
+        }
+        if let data = try await StudioThumbnails.thumbnail(photo: photoID, booking: id, request: request) {
+            let response = Response(status: .ok, body: .init(data: data))
+            response.headers.contentType = .jpeg
+            response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=86400")
+            return response
+        }
+        guard let original = try await StudioReads.booking(id, request)?.photos.first(where: { $0.id == photoID }) else {
+            throw APIError.notFound("Photo not found")
+        }
+        return request.redirect(to: original.url, redirectType: .normal)
     }
 
     // MARK: Reschedule
