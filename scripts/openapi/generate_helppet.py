@@ -161,6 +161,8 @@ def response_schemas() -> dict:
         "website": nullable(string()),
         "license_number": nullable(string()),
         "admin_user_id": nullable(uuid(f"The user who created the practice by self-service onboarding. {APP_NOTE}")),
+        "recording_consent_required": boolean(description="Recording needs the owner's agreement, confirmed at "
+                                              "initiate (`owner_consent_confirmed`). Default false (issue 15)."),
         "created_at": timestamp(),
         "updated_at": timestamp(),
     })
@@ -471,6 +473,7 @@ def request_schemas() -> dict:
         "description": nullable(string(max_length=5000, description="`\"\"` clears it.")),
         "website": nullable(trimmed(None, 500, "`\"\"` clears it.")),
         "license_number": nullable(trimmed(None, 100, "`\"\"` clears it.")),
+        "recording_consent_required": boolean(),
     }
     s["PracticeCreate"] = obj({**practice_fields, "is_active": boolean(True)}, required=["name", "timezone"],
                               description="`timezone` may be left out by a self-service create (a PENDING user, "
@@ -1104,6 +1107,10 @@ def recording_schemas() -> dict:
         "estimated_duration_seconds": nullable(number(exclusive_minimum=0, maximum=14400)),
         "appointment_id": nullable(uuid("Links the recording to an appointment (slot per appointment and pet).")),
         "replace_existing": boolean(False, "Replace an already completed recording (same visit, next attempt)."),
+        "owner_consent_confirmed": boolean(False, "The caller confirms the owner agreed to being recorded; the server "
+                                           "stores `metadata.recording_consent` (who, when). Required (400) when the "
+                                           "practice's `recording_consent_required` is true and no earlier "
+                                           "confirmation exists for the appointment (issue 15)."),
         "practice_id": nullable(uuid("Without appointment: practice resolution (§2.5); with appointment: must "
                                      "equal the appointment's practice.")),
     }, required=["pet_id", "filename"])

@@ -20,7 +20,7 @@ def spoken_clip(folder: Path, name: str, sentence: str) -> Path:
     """A WAV of `sentence` (espeak-ng), with a second of silence after it: Chromium loops the file as the microphone,
     so the pause keeps the repeats apart for the transcriber."""
     path = folder / f"{name}.wav"
-    subprocess.run(["espeak-ng", "-s", "150", "-w", str(path), sentence + " ... ... ..."], check=True,
+    subprocess.run(["espeak-ng", "-v", "en-us", "-s", "130", "-w", str(path), sentence + " ... ... ..."], check=True,
                    capture_output=True)
     assert path.stat().st_size > 10_000, "espeak-ng wrote no audio"
     return path

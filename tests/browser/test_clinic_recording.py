@@ -19,11 +19,12 @@ from conftest import api_json, helppet_token, screenshot, sign_in, wait_for
 from selenium.webdriver.common.by import By
 
 MULTI_PET_TITLE = "Multi-pet Wellness Exam - Smith Family"
-# A different sentence per pet, with words the transcript check looks for.
+# A different sentence per pet, with words the transcript check looks for. Chosen because the small Whisper model
+# hears espeak-ng's voice right on them (pet names and drug names it does not).
 SENTENCES = {
-    "Bella": ("Bella has a healthy heart and clean ears today.", ["bella", "heart", "ears"]),
-    "Max": ("Max needs his rabies vaccine next month.", ["max", "rabies", "vaccine"]),
-    "Mittens": ("Mittens the cat has a small cut on her paw.", ["mittens", "cat", "paw"]),
+    "Bella": ("Her weight is good and her coat is shiny.", ["weight", "coat", "shiny"]),
+    "Max": ("Give him one tablet every morning with food.", ["tablet", "morning", "food"]),
+    "Mittens": ("The cat should drink more water every day.", ["cat", "drink", "water"]),
 }
 PRIYA = "d2000000-0000-4000-8000-000000000004"
 LUNA = "d3000000-0000-4000-8000-000000000006"
@@ -129,9 +130,10 @@ def test_a_vet_records_each_pet_of_the_multi_pet_appointment_and_reads_the_trans
         viewer.get(f"{server.base}/clinic/visits/{sent['visit_id']}")
         transcript = wait_for(viewer, lambda d: d.find_element(By.ID, "transcript")).text
         expected = SENTENCES[pet][1]
-        heard = [w for w in expected if w in words_of(transcript)]
+        # Loose: the clip loops, so a word may be cut or glued to the next repeat.
+        heard = [w for w in expected if w in transcript.lower()]
         assert len(heard) >= 2, f"{pet}: expected some of {expected} in {transcript!r}"
-        others = [w for other, (_, ws) in SENTENCES.items() if other != pet for w in ws[1:]]
+        others = [w for other, (_, ws) in SENTENCES.items() if other != pet for w in ws]
         assert not [w for w in others if w in words_of(transcript)], f"{pet}'s page shows another clip: {transcript!r}"
     bella = uploaded["Bella"]["visit_id"]
     viewer.get(f"{server.base}/clinic/visits/{bella}")
@@ -236,3 +238,55 @@ def test_an_upload_blocked_by_the_network_is_retried_and_completed_once_storage_
           r.onsuccess = () => done(r.result.length); };
     """)
     assert held == 0
+
+
+def test_a_practice_that_requires_consent_refuses_a_recording_until_the_vet_confirmed_the_owners_agreement(
+        server, browser):
+    admin = helppet_token(server.base, "admin", "admin123")
+    token = helppet_token(server.base, "vet1", "password123")
+    status, me = api_json(server.base, "GET", "/api/v1/auth/me", token)
+    practice = me["practice_id"]
+    appointment_id = new_appointment(server.base, token, PRIYA, [LUNA, CHARLIE], "Consent check - Patel pets")
+    initiate = "/api/v1/visit-transcripts/audio/upload/initiate"
+    body = {"pet_id": LUNA, "appointment_id": appointment_id, "filename": "luna.webm", "content_type": "audio/webm"}
+    # Off (the default): an initiate without the field works as it always did, and records no consent.
+    status, answer = api_json(server.base, "POST", initiate, token, {**body, "pet_id": CHARLIE})
+    assert status == 200, answer
+    status, visit = api_json(server.base, "GET", f"/api/v1/visit-transcripts/{answer['visit_id']}", token)
+    assert "recording_consent" not in visit["metadata"]
+    status, updated = api_json(server.base, "PUT", f"/api/v1/practices/{practice}", admin,
+                               {"recording_consent_required": True})
+    assert status == 200 and updated["recording_consent_required"] is True, updated
+    try:
+        status, refused = api_json(server.base, "POST", initiate, token, body)
+        assert status == 400, refused
+        assert refused["detail"] == ("This practice records only with the owner's agreement: confirm it with "
+                                     "owner_consent_confirmed: true")
+        status, answer = api_json(server.base, "POST", initiate, token, {**body, "owner_consent_confirmed": True})
+        assert status == 200, answer
+        status, visit = api_json(server.base, "GET", f"/api/v1/visit-transcripts/{answer['visit_id']}", token)
+        consent = visit["metadata"]["recording_consent"]
+        assert consent["confirmed_by"] == me["id"] and consent["confirmed_at"].endswith("Z")
+        # Asked once per appointment: the other pet's initiate carries the first confirmation over, unchanged.
+        status, other = api_json(server.base, "POST", initiate, token, {**body, "pet_id": CHARLIE})
+        assert status == 200, other
+        status, visit = api_json(server.base, "GET", f"/api/v1/visit-transcripts/{other['visit_id']}", token)
+        assert visit["metadata"]["recording_consent"] == consent
+        # Nobody writes it by hand.
+        status, forged = api_json(server.base, "PUT", f"/api/v1/visit-transcripts/{other['visit_id']}", token,
+                                  {"metadata": {"recording_consent": {"confirmed_by": "someone"}}})
+        assert status == 400 and forged["detail"] == "metadata key 'recording_consent' is managed by the server"
+        # The page asks before the first recording of a fresh appointment, with no way round it.
+        fresh = new_appointment(server.base, token, PRIYA, [LUNA], "Consent dialog - Luna")
+        open_appointment(browser, server.base, fresh)
+        recorder(browser, "Luna").find_element(By.CSS_SELECTOR, '[data-action="record"]').click()
+        dialog = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#consent-dialog[open]"))
+        assert not dialog.find_elements(By.CSS_SELECTOR, '[data-role="consent-skip"]')
+        assert not dialog.find_element(By.CSS_SELECTOR, '[data-role="consent-confirm"]').is_enabled()
+        screenshot(browser, "clinic-appointment-consent-desktop")
+        dialog.find_element(By.CSS_SELECTOR, 'button[value="cancel"]').click()
+        assert recorder(browser, "Luna").get_attribute("data-state") == "none"
+    finally:
+        status, _ = api_json(server.base, "PUT", f"/api/v1/practices/{practice}", admin,
+                             {"recording_consent_required": False})
+        assert status == 200

@@ -83,7 +83,7 @@ package enum ClinicAppointment {
             vetID: first.assigned_vet_user_id, vetName: first.vet_name, ownerID: first.owner_id,
             ownerName: "\(first.owner_first_name) \(first.owner_last_name)", ownerPhone: first.owner_phone,
             ownerEmail: first.owner_email, pets: pets, consent: consent,
-            consentRequired: false)
+            consentRequired: first.recording_consent_required)
     }
 
     /// The practice's active vets (the page's "assigned vet" choice).

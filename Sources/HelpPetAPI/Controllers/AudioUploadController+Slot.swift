@@ -68,6 +68,7 @@ extension AudioUploadController {
             "attempt": .integer(Int64(attempt)), "upload_url_issued_at": .string(WireTime.format(context.now)),
         ]
         if let appointment = context.appointment { metadata["appointment_id"] = .string(appointment.id!.lowercased) }
+        if let consent = context.consent { metadata[RecordingConsent.metadataKey] = consent }
         return metadata
     }
 

@@ -24,6 +24,8 @@ struct AudioUploadController: HelpPetRouteCollection {
         let appointmentID: UUID?
         let replaceExisting: Bool
         let practiceID: UUID?
+        /// The vet confirmed that the owner agreed to being recorded (issue 15; optional, additive).
+        let ownerConsentConfirmed: Bool?
 
         init(_ fields: FieldReader) throws {
             petID = try fields.requiredUUID("pet_id", kind: .pet)
@@ -39,6 +41,7 @@ struct AudioUploadController: HelpPetRouteCollection {
             appointmentID = try fields.optionalUUID("appointment_id", kind: .appointment).valueIfPresent
             replaceExisting = try fields.optionalBool("replace_existing") ?? false
             practiceID = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
+            ownerConsentConfirmed = try fields.optionalBool("owner_consent_confirmed")
         }
     }
 
@@ -50,6 +53,8 @@ struct AudioUploadController: HelpPetRouteCollection {
         let appointment: Appointment?
         let practice: Practice
         let now: Date
+        /// `metadata.recording_consent` to write (nil: leave what is stored).
+        let consent: JSONValue?
     }
 
     struct InitiateResponse: Encodable, Sendable {
@@ -89,8 +94,12 @@ struct AudioUploadController: HelpPetRouteCollection {
         if appointment?.status == .cancelled {
             throw APIError.conflict("Cannot record audio for a cancelled appointment")
         }
+        let consent = try await RecordingConsent.resolve(
+            confirmed: request.ownerConsentConfirmed, caller: caller, practice: practice, appointment: appointment,
+            pet: pet, now: req.now, on: req.db)
         let context = InitiateContext(
-            request: request, caller: caller, pet: pet, appointment: appointment, practice: practice, now: req.now)
+            request: request, caller: caller, pet: pet, appointment: appointment, practice: practice, now: req.now,
+            consent: consent)
         return try JSONResponse.make(try await Self.applySlotRules(context, req: req))
     }
 

@@ -89,6 +89,7 @@ struct PracticeInput {
     static let updatableKeys = [
         "name", "timezone", "phone", "email", "address", "is_active",
         "specialties", "accepts_new_patients", "description", "website", "license_number",
+        "recording_consent_required",
     ]
 
     var name: String?
@@ -102,6 +103,7 @@ struct PracticeInput {
     var description: FieldPatch<String>
     var website: FieldPatch<String>
     var licenseNumber: FieldPatch<String>
+    var recordingConsentRequired: Bool?
 
     init(_ fields: FieldReader, creating: Bool) throws {
         name = creating
@@ -123,6 +125,7 @@ struct PracticeInput {
         description = try fields.optionalString("description", trim: false, max: 5000).emptyAsNull
         website = try fields.optionalString("website", max: 500).emptyAsNull
         licenseNumber = try fields.optionalString("license_number", max: 100).emptyAsNull
+        recordingConsentRequired = try fields.optionalBool("recording_consent_required")
     }
 
     func apply(to practice: Practice) {
@@ -136,5 +139,6 @@ struct PracticeInput {
         practice.setIfChanged(\.description, description.applied(to: practice.description))
         practice.setIfChanged(\.website, website.applied(to: practice.website))
         practice.setIfChanged(\.licenseNumber, licenseNumber.applied(to: practice.licenseNumber))
+        if let recordingConsentRequired { practice.setIfChanged(\.recordingConsentRequired, recordingConsentRequired) }
     }
 }

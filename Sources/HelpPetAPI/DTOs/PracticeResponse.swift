@@ -17,6 +17,8 @@ struct PracticeResponse: Encodable, Sendable {
     @NullEncodable var website: String?
     @NullEncodable var license_number: String?
     @NullEncodable var admin_user_id: String?
+    /// Additive (issue 15): recording needs the owner's confirmed agreement.
+    let recording_consent_required: Bool
     let created_at: Date
     let updated_at: Date
 
@@ -35,6 +37,7 @@ struct PracticeResponse: Encodable, Sendable {
         website = p.website
         license_number = p.licenseNumber
         admin_user_id = p.adminUserID?.lowercased
+        recording_consent_required = p.recordingConsentRequired
         created_at = p.createdAt
         updated_at = p.updatedAt
     }

@@ -14,6 +14,8 @@ enum VisitMetadata {
         "transcription_completed_at", "transcription_failed_at", "transcription_error", "transcript_length",
         "transcript_segments", "language", "audio_duration_seconds", "real_time_factor", "summary_status",
         "transcription_note", "vocabulary_corrections", "transcription_progress",
+        // Issue 15: who confirmed the owner's agreement to recording, and when (RecordingConsent).
+        "recording_consent",
     ]
 
     /// The `metadata` field of a client request: an object within the size limits without server-managed keys.

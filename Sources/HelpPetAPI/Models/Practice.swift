@@ -18,6 +18,8 @@ final class Practice: Model, @unchecked Sendable {
     @OptionalField(key: "license_number") var licenseNumber: String?
     /// The user who created the practice through self-service onboarding (docs/iphone-app-compatibility.md).
     @OptionalField(key: "admin_user_id") var adminUserID: UUID?
+    /// Recording needs the owner's confirmed agreement (M0122, docs/web-console.md "Recording in the browser").
+    @Field(key: "recording_consent_required") var recordingConsentRequired: Bool
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 
@@ -25,6 +27,7 @@ final class Practice: Model, @unchecked Sendable {
     init() {
         specialties = []
         acceptsNewPatients = true
+        recordingConsentRequired = false
     }
 
     /// The practice's zone; validated on write, so a stored value always resolves.

@@ -12,6 +12,7 @@ enum AppointmentConsoleStore {
         let practice_id: UUID
         let practice_name: String
         let practice_timezone: String
+        let recording_consent_required: Bool
         let appointment_date: Date
         let duration_minutes: Int
         let appointment_type: String
@@ -39,6 +40,7 @@ enum AppointmentConsoleStore {
     static func appointment(_ id: UUID, for caller: Caller, on db: any Database) async throws -> [Row] {
         try await db.sql.raw("""
             SELECT a.id, a.practice_id, pr.name AS practice_name, pr.timezone AS practice_timezone,
+                pr.recording_consent_required,
                 a.appointment_date, a.duration_minutes, a.appointment_type, a.status, a.title, a.description, a.notes,
                 a.assigned_vet_user_id, u.full_name AS vet_name,
                 o.id AS owner_id, o.first_name AS owner_first_name, o.last_name AS owner_last_name,

@@ -74,6 +74,7 @@ export class PetRecorder {
     this.show("resume", mode === "paused");
     this.show("stop", mode === "recording" || mode === "paused");
     this.button("record").disabled = mode !== "idle";
+    this.part("live").hidden = !(mode === "recording" || mode === "paused");
   }
 
   async start() {

@@ -62,7 +62,7 @@ struct AppointmentView {
                 ("Description", detail.description),
             ])),
             statusActions(),
-            AppointmentRecorderView(context: context, detail: detail).render(),
+            AppointmentRecorderView(context: context, detail: detail, vets: vets).render(),
             .div(
                 .class("grid"),
                 notesForm(),

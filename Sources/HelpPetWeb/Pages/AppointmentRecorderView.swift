@@ -9,6 +9,8 @@ import WebConsole
 struct AppointmentRecorderView {
     let context: ClinicContext
     let detail: ClinicAppointmentDetail
+    /// The practice's vets, to name who confirmed the owner's agreement.
+    let vets: [ScheduleVet]
 
     func render() -> Node<HTML.BodyContext> {
         let cancelled = detail.status == "cancelled"
@@ -25,13 +27,23 @@ struct AppointmentRecorderView {
             .p(.class("muted recorder-support"), .attr("hidden", "hidden"),
                .text("This browser cannot record audio here (it needs MediaRecorder and microphone access).")),
             .unwrap(detail.consent) { consent in
-                .p(.class("muted consent-note"), .safeText(
-                    "The owner's agreement to recording was confirmed" +
-                    (consent.confirmedAt.map { " at \($0)" } ?? "") + "."))
+                .p(.class("muted consent-note"), .safeText(consentNote(consent)))
             },
             .div(.class("recorder-grid"), .forEach(detail.pets) { pet in card(pet, disabled: cancelled) }),
             consentDialog()
         )
+    }
+
+    /// "The owner's agreement to recording was confirmed by Dr. Sarah Johnson on 25 Nov 2026, 09:14."
+    private func consentNote(_ consent: ClinicRecordingConsent) -> String {
+        var text = "The owner's agreement to recording was confirmed"
+        if let by = consent.confirmedBy, let vet = vets.first(where: { $0.id.uuidString.lowercased() == by }) {
+            text += " by \(vet.name)"
+        }
+        if let at = consent.confirmedAt, let date = ISO8601DateFormatter().date(from: at) {
+            text += " on \(PracticeClock(zone: detail.practice.timezone).dateTime(date))"
+        }
+        return text + "."
     }
 
     private func card(_ pet: ClinicAppointmentPet, disabled: Bool) -> Node<HTML.BodyContext> {
@@ -60,10 +72,12 @@ struct AppointmentRecorderView {
                 .button(.attr("data-action", "pause"), .attr("hidden", "hidden"), .text("Pause")),
                 .button(.attr("data-action", "resume"), .attr("hidden", "hidden"), .text("Resume")),
                 .button(.class("danger"), .attr("data-action", "stop"), .attr("hidden", "hidden"), .text("Stop")),
-                .span(.class("timer"), .attr("data-role", "timer"), .attr("role", "timer"),
-                      .attr("aria-label", "Recording time of \(pet.name)"), .text("0:00")),
-                .tag("meter", .attr("data-role", "level"), .attr("min", "0"), .attr("max", "1"), .attr("value", "0"),
-                     .attr("aria-label", "Input level for \(pet.name)"))
+                .span(
+                    .class("recorder-live"), .attr("data-role", "live"), .attr("hidden", "hidden"),
+                    .span(.class("timer"), .attr("data-role", "timer"), .attr("role", "timer"),
+                          .attr("aria-label", "Recording time of \(pet.name)"), .text("0:00")),
+                    .tag("meter", .attr("data-role", "level"), .attr("min", "0"), .attr("max", "1"), .attr("value", "0"),
+                         .attr("aria-label", "Input level for \(pet.name)")))
             ),
             .div(.class("progress"), .attr("data-role", "progress"), .attr("hidden", "hidden"),
                  .attr("role", "progressbar"), .attr("aria-label", "Upload of \(pet.name)'s recording"),

@@ -11,6 +11,8 @@ import VaporTesting
         "id", "name", "timezone", "phone", "email", "address", "is_active", "created_at", "updated_at",
         // Issue 13: the iPhone app's keys.
         "uuid", "specialties", "accepts_new_patients", "description", "website", "license_number", "admin_user_id",
+        // Issue 15: the recording-consent setting.
+        "recording_consent_required",
     ]
 
     /// Adds two practices (one inactive) and returns their ids: ["Aardvark Animal Hospital", "Zebra Vets"].
