@@ -245,6 +245,19 @@ def test_studio_console_setup_story_bookings_photos_keys_csrf_and_sign_out(serve
     # A customer of the app, for the customer pages: message sent from the page.
     status, install = api_json(base, "POST", "/api/ios/init")
     assert status == 200, install
+    app = {"X-API-Key": install["apiKey"]}
+    status, profile = api_json(base, "POST", "/api/ios/profile", headers=app, body={
+        "name": "Maria Ivanova", "carMake": "Kia Rio", "carPlate": "в456ор 199", "phone": "+7 903 555-01-01"})
+    assert status == 200, profile
+    day2, free2 = first_free_slot(base, service_id)
+    status, app_booking = api_json(base, "POST", "/api/client/appointments", headers=app, body={
+        "startIso": free2["startIso"], "clientName": "Maria Ivanova", "phone": "+7 903 555-01-01",
+        "carMake": "Kia Rio", "carPlate": "в456ор 199", "serviceName": name})
+    assert status == 201, app_booking
+    driver.get(f"{base}{MOUNT}/customers?search=ivanova")
+    driver.find_element(By.LINK_TEXT, "Maria Ivanova").click()
+    wait_for(driver, lambda d: d.current_url.endswith(install["installId"]))
+    assert app_booking["id"] in driver.find_element(By.ID, "bookings").get_attribute("innerHTML")
     driver.get(f"{base}{MOUNT}/customers/{install['installId']}")
     driver.find_element(By.NAME, "text").send_keys("Your car is ready.")
     reload_after(driver, lambda: driver.find_element(By.CSS_SELECTOR, "#message-form button[type=submit]").click())
@@ -254,6 +267,20 @@ def test_studio_console_setup_story_bookings_photos_keys_csrf_and_sign_out(serve
 
     shoot_every_page(driver, base, {"day": day, "booking": booking_id, "service": service_id,
                                     "install": install["installId"]})
+
+    # Revoking the app installation on its page stops its key at once; its booking stays.
+    driver.get(f"{base}{MOUNT}/customers/{install['installId']}")
+    revoke_install = driver.find_element(By.XPATH, "//button[normalize-space()='Revoke install']")
+
+    def revoke_it():
+        revoke_install.click()
+        wait_for(driver, EC.alert_is_present()).accept()
+
+    reload_after(driver, revoke_it)
+    assert driver.current_url.endswith(MOUNT + "/customers")
+    assert api_json(base, "GET", "/api/ios/profile", headers=app)[0] == 401
+    status, _, kept = raw_call(base, "GET", f"/api/admin/appointments/{app_booking['id']}", cookie=cookie, csrf=csrf)
+    assert status == 200 and json.loads(kept)["installId"] is None
 
     # Revoking the key on the page stops it at once.
     driver.get(base + MOUNT + "/settings/api-keys")

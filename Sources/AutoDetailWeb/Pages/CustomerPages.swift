@@ -64,7 +64,7 @@ struct CustomerPages: Sendable {
                     .dl(.class("facts"),
                         .dt("Phone"), .dd(.safeText(c.phone ?? "—")),
                         .dt("Telegram"), .dd(.safeText(c.telegram.map { "@" + $0 } ?? "—")),
-                        .dt("Car"), .dd(.safeText([c.carMake, c.carPlate].compactMap { $0 }.joined(separator: " · "))),
+                        .dt("Car"), .dd(.safeText([c.carMake, c.carPlate].compactMap { $0 }.joined(separator: " · ").nonEmpty ?? "—")),
                         .dt("Key"), .dd(.code(.safeText(c.keyPrefix + "…"))),
                         .dt("Installed"), .dd(.safeText(format.dateTime(c.createdAt))),
                         .dt("Last seen"), .dd(.safeText(c.lastSeenAt.map(format.dateTime) ?? "Never")),
@@ -93,4 +93,9 @@ struct CustomerPages: Sendable {
             BookingPages(context: context).bookingTable(bookings, format: format)
         ))
     }
+}
+
+extension String {
+    /// nil for "", so `?? "—"` can stand in for an empty value.
+    var nonEmpty: String? { isEmpty ? nil : self }
 }
