@@ -290,3 +290,102 @@ def test_a_practice_that_requires_consent_refuses_a_recording_until_the_vet_conf
         status, _ = api_json(server.base, "PUT", f"/api/v1/practices/{practice}", admin,
                              {"recording_consent_required": False})
         assert status == 200
+
+
+DEMO_VISIT = "d5000000-0000-4000-8000-000000000001"  # Bella's manual visit of the demo data
+
+
+def test_pet_owners_and_other_practices_get_the_apis_404_for_visit_and_appointment_pages(server, browser_factory):
+    admin = helppet_token(server.base, "admin", "admin123")
+    status, practice = api_json(server.base, "POST", "/api/v1/practices", admin,
+                                {"name": "Other Town Vets", "timezone": "Europe/Berlin"})
+    assert status == 201, practice
+    status, user = api_json(server.base, "POST", "/api/v1/users", admin, {
+        "username": "othervet", "password": "password123", "email": "othervet@example.com",
+        "full_name": "Dr. Other", "role": "VET_STAFF", "practice_id": practice["id"]})
+    assert status == 201, user
+    token = helppet_token(server.base, "vet1", "password123")
+    appointment_id = new_appointment(server.base, token, PRIYA, [LUNA], "Scope check - Luna")
+    # The demo's own vet sees both pages.
+    vet = browser_factory()
+    sign_in(vet, server.base, "vet1", "password123")
+    vet.get(f"{server.base}/clinic/visits/{DEMO_VISIT}")
+    assert vet.find_element(By.TAG_NAME, "h1").text == "Visit of Bella"
+    assert "Patient presented for routine wellness exam" in vet.find_element(By.ID, "transcript").text
+    for username in ("othervet", "owner1"):
+        driver = browser_factory()
+        sign_in(driver, server.base, username, "password123")
+        driver.get(f"{server.base}/clinic/visits/{DEMO_VISIT}")
+        assert driver.find_element(By.CSS_SELECTOR, ".error-message").text == "Visit not found", username
+        driver.get(f"{server.base}/clinic/appointments/{appointment_id}")
+        assert driver.find_element(By.CSS_SELECTOR, ".error-message").text == "Appointment not found", username
+        # The API agrees.
+        other = helppet_token(server.base, username, "password123")
+        status, _ = api_json(server.base, "GET", f"/api/v1/appointments/{appointment_id}", other)
+        assert status == 404
+
+
+def test_the_appointment_page_reschedules_in_the_practice_zone_shows_the_apis_messages_and_cancels(server, browser):
+    token = helppet_token(server.base, "vet1", "password123")
+    appointment_id = new_appointment(server.base, token, PRIYA, [CHARLIE], "Reschedule check - Charlie")
+    open_appointment(browser, server.base, appointment_id)
+    form = browser.find_element(By.ID, "reschedule-form")
+    duration = form.find_element(By.NAME, "duration_minutes")
+    duration.clear()
+    duration.send_keys("1000")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    error = wait_for(browser, lambda d: d.find_element(By.ID, "field-duration_minutes-error").text)
+    assert error == "duration_minutes must be between 5 and 480"
+    # 09:30 on the practice's clock (America/Los_Angeles), whatever the browser's zone: July is daylight time.
+    browser.execute_script("""
+        const input = document.getElementById('field-appointment_date');
+        input.value = '2030-07-01T09:30';""")
+    duration.clear()
+    duration.send_keys("45")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait_for(browser, lambda d: api_json(server.base, "GET", f"/api/v1/appointments/{appointment_id}", token)[1]
+             ["duration_minutes"] == 45)
+    status, appointment = api_json(server.base, "GET", f"/api/v1/appointments/{appointment_id}", token)
+    assert appointment["appointment_date"] == "2030-07-01T16:30:00Z"
+    notes = wait_for(browser, lambda d: d.find_element(By.NAME, "notes"))
+    time.sleep(1)  # the page reloads after a saved form
+    notes = browser.find_element(By.NAME, "notes")
+    notes.send_keys("Bring the vaccination card.")
+    notes.find_element(By.XPATH, "./ancestor::form//button[@type='submit']").click()
+    wait_for(browser, lambda d: api_json(server.base, "GET", f"/api/v1/appointments/{appointment_id}", token)[1]
+             ["notes"] == "Bring the vaccination card.")
+    time.sleep(1)
+    browser.find_element(By.XPATH, "//button[text()='Cancel appointment']").click()
+    browser.switch_to.alert.accept()
+    wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".status-badge").get_attribute("data-status")
+             == "cancelled")
+    assert not recorder(browser, "Charlie").find_element(By.CSS_SELECTOR, '[data-action="record"]').is_enabled()
+    status, appointment = api_json(server.base, "GET", f"/api/v1/appointments/{appointment_id}", token)
+    assert appointment["status"] == "cancelled"
+
+
+def test_recording_a_pet_again_replaces_its_recording_and_keeps_the_old_one(server, browser_factory, clips):
+    token = helppet_token(server.base, "vet1", "password123")
+    appointment_id = new_appointment(server.base, token, PRIYA, [LUNA], "Re-record check - Luna")
+    driver = browser_factory(audio=clips["Mittens"])
+    open_appointment(driver, server.base, appointment_id)
+    start_recording(driver, "Luna")
+    time.sleep(3)
+    stop_recording(driver, "Luna")
+    first = wait_uploaded(driver, "Luna")
+    card = recorder(driver, "Luna")
+    wait_for(driver, lambda d: card.find_element(By.CSS_SELECTOR, '[data-action="record"]').text == "Record again")
+    wait_for(driver, lambda d: card.find_element(By.CSS_SELECTOR, '[data-role="player"]').get_attribute("src"))
+    start_recording(driver, "Luna")
+    time.sleep(4)
+    stop_recording(driver, "Luna")
+    wait_for(driver, lambda d: recorder(d, "Luna").get_attribute("data-uploaded-sha256") != first["sha256"], 60)
+    second = wait_uploaded(driver, "Luna")
+    assert second["visit_id"] == first["visit_id"]
+    visit = wait_visit(server.base, token, second["visit_id"], {"processing", "processed", "failed"}, timeout=30)
+    assert visit["metadata"]["attempt"] == 2
+    previous = visit["metadata"]["previous_recordings"]
+    assert len(previous) == 1 and previous[0]["attempt"] == 1 and previous[0]["file_size_bytes"] == first["size"]
+    assert sha256(stored_object(server.base, token, second["visit_id"])) == second["sha256"]
+    driver.refresh()
+    wait_for(driver, lambda d: "1 earlier recording kept" in recorder(d, "Luna").text)
