@@ -397,3 +397,51 @@ def test_studio_reschedule_offers_free_slots_moves_the_booking_and_gives_the_las
     status, settings = api_json(base, "GET", "/api/admin/settings", token=token)
     assert settings["workingHours"]["mon"]["close"] != "08:00"
     api_json(base, "POST", "/api/admin/logout", token=token)
+
+
+def test_studio_week_calendar_places_bookings_by_local_time_across_a_dst_change_and_escapes_names(
+        server, browser_factory):
+    """Europe/Berlin springs forward on Sunday 2027-03-28: 10:00 local is 09:00Z on Saturday and 08:00Z on Sunday.
+    Both bookings sit at the same height of their columns, and Sunday is marked as a 23-hour day. A client name
+    made of markup is shown as text."""
+    base = server.base
+    token = admin_token(base)
+    status, before = api_json(base, "GET", "/api/admin/settings", token=token)
+    assert status == 200
+    status, _ = api_json(base, "PUT", "/api/admin/settings", token=token, body={"timezone": "Europe/Berlin"})
+    assert status == 200
+    try:
+        name = f"Wax {uuid.uuid4().hex[:6]}"
+        status, service = api_json(base, "POST", "/api/admin/services", token=token,
+                                   body={"name": name, "priceRub": 900, "durationMinutes": 90})
+        assert status == 201, service
+        hostile = '"><img src=x id=injected>'
+        ids = {}
+        for label, start in (("sat", "2027-03-27T09:00:00Z"), ("sun", "2027-03-28T08:00:00Z")):
+            status, body = api_json(base, "POST", "/api/admin/appointments", token=token, body={
+                "startIso": start, "clientName": hostile if label == "sun" else "Saturday Client",
+                "serviceName": name})
+            assert status == 201, body
+            ids[label] = body["id"]
+
+        driver = browser_factory(width=1280, height=900)
+        sign_in(driver, base, "admin", STUDIO_ADMIN_PASSWORD, mount=MOUNT)
+        driver.get(f"{base}{MOUNT}/bookings?week=2027-03-28")
+        sat = driver.find_element(By.CSS_SELECTOR, f'a.booking[data-booking-id="{ids["sat"]}"]')
+        sun = driver.find_element(By.CSS_SELECTOR, f'a.booking[data-booking-id="{ids["sun"]}"]')
+        assert sat.text.startswith("10:00–11:30") and sun.text.startswith("10:00–11:30")
+        assert sat.location["y"] == sun.location["y"], "the same local time sits at the same height"
+        assert sun.location["x"] > sat.location["x"]
+        assert sat.size["height"] == sun.size["height"]
+        days = {d.get_attribute("data-day"): d for d in driver.find_elements(By.CSS_SELECTOR, ".week .day")}
+        assert "23-hour day" in days["2027-03-28"].find_element(By.CSS_SELECTOR, ".day-head").text
+        assert "clock change" not in days["2027-03-27"].find_element(By.CSS_SELECTOR, ".day-head").text
+        assert hostile in sun.text and not driver.find_elements(By.ID, "injected")
+        screenshot(driver, "studio-bookings-week-dst-desktop")
+        driver.get(f"{base}{MOUNT}/bookings/{ids['sun']}")
+        assert hostile in driver.find_element(By.TAG_NAME, "h1").text and not driver.find_elements(By.ID, "injected")
+        for booking in ids.values():
+            api_json(base, "PUT", f"/api/admin/appointments/{booking}", token=token, body={"status": "cancelled"})
+    finally:
+        api_json(base, "PUT", "/api/admin/settings", token=token, body={"timezone": before["timezone"]})
+        api_json(base, "POST", "/api/admin/logout", token=token)
