@@ -445,3 +445,27 @@ def test_studio_week_calendar_places_bookings_by_local_time_across_a_dst_change_
     finally:
         api_json(base, "PUT", "/api/admin/settings", token=token, body={"timezone": before["timezone"]})
         api_json(base, "POST", "/api/admin/logout", token=token)
+
+
+def test_studio_sign_in_failures_count_with_the_admin_apis_login_throttle(server, browser_factory):
+    """Failures in the console and on POST /api/admin/login add up: 5 failed attempts per (username, IP) in 15
+    minutes, then 429 even for the right password. A username of its own keeps `admin` usable for other tests."""
+    base = server.base
+    username = f"ghost{uuid.uuid4().hex[:6]}"
+    driver = browser_factory(width=1280, height=900)
+
+    def console_attempt():
+        driver.get(base + MOUNT + "/login")
+        driver.find_element(By.NAME, "username").send_keys(username)
+        driver.find_element(By.NAME, "password").send_keys("not the password")
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        return wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".form-error").text or None)
+
+    for _ in range(3):
+        assert console_attempt() == "Invalid username or password"
+    for _ in range(2):
+        status, body = api_json(base, "POST", "/api/admin/login", body={"username": username, "password": "nope"})
+        assert (status, body) == (401, {"error": "Invalid username or password"})
+    assert re.fullmatch(r"Too many requests\. Try again in \d+ seconds\.", console_attempt())
+    status, body = api_json(base, "POST", "/api/admin/login", body={"username": username.upper(), "password": "x"})
+    assert (status, body) == (429, {"error": "Too many requests"})
