@@ -15,7 +15,7 @@ public enum HelpPetModule {
         M0108_CreateTranscriptionJobs(), M0109_AddUserTokenVersion(), M0111_CreateUploadIntents(),
         M0112_AddAppCompatibilityColumns(), M0113_AddGroomingTypes(), M0114_CreateDeviceTokensAndOutbox(),
         M0115_CreateVetAvailability(), M0116_AddPendingMembership(), M0120_CreatePracticeVocabulary(), M0121_CreateConsoleSessions(),
-        M0122_AddRecordingConsentSetting(),
+        M0122_AddRecordingConsentSetting(), M0123_CreateVisitAddenda(),
     ]
 
     public static func configure(_ app: Application) throws {
@@ -124,7 +124,7 @@ public enum HelpPetModule {
         UsersController(), PracticesController(), AppointmentsController(), DashboardController(),
         PetOwnersController(), PetsController(), MedicalRecordsController(), VisitTranscriptsController(),
         AudioUploadController(), VisitRecordingAdminController(), VetAvailabilityController(),
-        PracticeVocabularyController(),
+        PracticeVocabularyController(), VisitAddendaController(),
     ]
 }
 

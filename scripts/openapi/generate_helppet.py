@@ -326,6 +326,10 @@ def response_schemas() -> dict:
         "createdAt": timestamp("= `created_at`."), "updatedAt": timestamp("= `updated_at`."),
     }, description=f"An APNs device token of the caller, under both key styles. {APP_NOTE}")
 
+    s["VisitAddendum"] = obj({
+        "id": uuid(), "visit_id": uuid(), "author_id": uuid(), "author_name": string(), "text": string(),
+        "created_at": timestamp(),
+    }, description="A correction appended to an approved visit note (append-only).")
     s["PracticeVocabulary"] = obj({
         "practice_id": uuid(), "terms": array(string(), description="In the order given, without repeats."),
         "updated_at": nullable(timestamp("Null until the list is first saved.")),
@@ -364,11 +368,15 @@ def response_schemas() -> dict:
         "expires_in": integer(description="Seconds (28800)."),
     })
 
+    availability_windows = array(ref("VetAvailability"), description=(
+        "The vet's active availability windows overlapping the day, by start "
+        "(`GET /scheduling-unix/vet-availability/{vet_user_id}` for the practice's zone)."))
     s["DashboardScheduleResponse"] = obj({
         "date": date("The practice-local day used."),
         "timezone": string(description="The practice's time zone."),
         "today_appointments": array(ref("Appointment")),
         "stats": obj({"appointments_today": integer(0), "completed_visits": integer(0)}),
+        "availability_windows": availability_windows,
     }, description="`GET /api/v1/dashboard/vet/{vet_user_id}`.")
     s["DashboardTodayResponse"] = obj({
         "date": date("The practice-local day used."),
@@ -378,6 +386,7 @@ def response_schemas() -> dict:
         "current_appointment": nullable(ref("Appointment")),
         "completed_count": integer(0),
         "remaining_count": integer(0),
+        "availability_windows": availability_windows,
     }, description="`GET /api/v1/dashboard/vet/{vet_user_id}/today`.")
 
     s["HealthResponse"] = obj({
@@ -609,6 +618,7 @@ def request_schemas() -> dict:
     metadata = free_object("Client keys only (server-managed keys are refused); serialized ≤ 65536 bytes.",
                            maxProperties=100)
     term_char = "A-Za-z0-9\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F'./+\\-"
+    s["VisitAddendumCreate"] = obj({"text": trimmed(1, 5000)}, required=["text"])
     s["PracticeVocabularyReplace"] = obj({
         "terms": array(string(2, 60, pattern=f"^[{term_char}](?:[{term_char} ]*[{term_char}])?$",
                               description="Latin letters, digits, spaces and `- ' . / +`; no space at either end."),
@@ -1013,10 +1023,22 @@ def visit_transcript_routes(p: Paths) -> None:
                      **errors(400, 401, 403, 404, 413)})
     p.add("put", f"{API}/visit-transcripts/{{visit_id}}", "updateVisitTranscript", tag=tag,
           summary="Update a visit (staff)",
-          description="Metadata is merged by top-level key; `failed` → `processing` re-queues transcription.",
+          description="Metadata is merged by top-level key; `failed` → `processing` re-queues transcription. "
+                      "A body with `summary` approves the note (who and when go into metadata); on an approved "
+                      "note it is refused with 409: corrections are addenda.",
           parameters=[VISIT_ID], body=json_body("VisitTranscriptUpdate"),
           responses={"200": json_response("Updated.", ref("VisitTranscript")),
                      **errors(400, 401, 403, 404, 409, 413)})
+    addenda = f"{API}/visit-transcripts/{{visit_id}}/addenda"
+    p.add("post", addenda, "addVisitAddendum", tag=tag, summary="Append an addendum to an approved note (staff)",
+          description="Approving a note (a PUT with `summary`) locks it; corrections are addenda. 409 while the note "
+                      "is not approved.",
+          parameters=[VISIT_ID], body=json_body("VisitAddendumCreate"),
+          responses={"201": json_response("Appended.", ref("VisitAddendum")), **errors(400, 401, 403, 404, 409, 413)})
+    p.add("get", addenda, "listVisitAddenda", tag=tag, summary="Addenda of a visit's note, oldest first",
+          description="A pet owner sees them once the note is approved (before that there are none).",
+          parameters=[VISIT_ID],
+          responses={"200": list_response("VisitAddendum", "Addenda, oldest first."), **errors(400, 401, 404)})
     p.add("get", f"{API}/visit-transcripts/appointments/{{appointment_id}}/visits", "listVisitsForAppointment",
           tag=tag, summary="Visits of an appointment (at most one per pet)",
           description="Ordered by visit_date descending, created_at descending, uuid.",

@@ -62,7 +62,10 @@ extension VisitTranscriptsController {
             if current.state == .processing, let to = change.state, to != .processing {
                 try await TranscriptionJobQueue.discardLive(visitID: id, now: now, on: db)
             }
-            if !change.summary.isAbsent { patch.set["summary_status"] = .string("approved") }
+            if !change.summary.isAbsent {
+                try NoteApproval.requireNotApproved(current)
+                patch.set.merge(NoteApproval.approvalKeys(by: caller.id, at: now)) { _, new in new }
+            }
             let state = change.state ?? current.state
             let fullText = change.fullText ?? current.fullText
             let summary = change.summary.applied(to: current.summary)

@@ -95,7 +95,9 @@ import VaporTesting
             #expect(metadata["duration_minutes"].isAbsent)
             #expect(metadata["chief_complaint"].string == "Annual wellness exam")
             #expect(metadata["summary_status"].string == "approved")
-            #expect(metadata.keys.count == 6, "\(metadata)")
+            // Approval also records who and when (issue 18, NoteApprovalTests).
+            #expect(metadata["summary_approved_by"].string == Demo.vet1.id.lowercased)
+            #expect(metadata.keys.count == 8, "\(metadata)")
         }
     }
 

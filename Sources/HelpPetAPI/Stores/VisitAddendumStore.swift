@@ -1,0 +1,46 @@
+import AppCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// The addenda of visit notes (M0123): insert and list, nothing else.
+enum VisitAddendumStore {
+    struct Row: Decodable, Sendable {
+        let id: UUID
+        let visit_id: UUID
+        let author_id: UUID
+        let author_name: String
+        let text: String
+        let created_at: Date
+    }
+
+    /// Appends at the next position; two concurrent appends to one visit may pick the same one, and the loser of
+    /// the unique constraint tries again.
+    static func insert(visit: UUID, author: UUID, text: String, now: Date, on db: any Database) async throws -> UUID {
+        let id = UUID()
+        for attempt in 1...5 {
+            do {
+                try await db.sql.raw("""
+                    INSERT INTO visit_addenda (id, visit_id, author_id, text, position, created_at)
+                    SELECT \(bind: id), \(bind: visit), \(bind: author), \(bind: text), COALESCE(MAX(position), 0) + 1,
+                        \(bind: now)
+                    FROM visit_addenda WHERE visit_id = \(bind: visit)
+                    """).run()
+                return id
+            } catch where DatabaseFailure.isUniqueViolation(error) && attempt < 5 {
+                continue
+            }
+        }
+        return id
+    }
+
+    /// Oldest first (the order they were written in), with each author's name.
+    static func list(visit: UUID, on db: any Database) async throws -> [Row] {
+        try await db.sql.raw("""
+            SELECT a.id, a.visit_id, a.author_id, u.full_name AS author_name, a.text, a.created_at
+            FROM visit_addenda a JOIN users u ON u.id = a.author_id
+            WHERE a.visit_id = \(bind: visit)
+            ORDER BY a.position
+            """).all(decoding: Row.self)
+    }
+}
