@@ -28,6 +28,7 @@ struct SettingsPages: Sendable {
             .tag("section", .attr("class", "card"), .attr("aria-labelledby", "create-key-title"),
                 .h2(.id("create-key-title"), .text("Create a key")),
                 .tag("form", .attr("id", "key-create"), .attr("data-studio-api", "POST /api/admin/api-keys"),
+                     .attr("data-done", "Key created"),
                     ConsoleForms.field("Name", name: "name", required: true,
                                        hint: "Where the key is used, e.g. “iPhone app” (2–100 characters).",
                                        extra: [.attr("maxlength", "100"), .attr("autocomplete", "off")]),
