@@ -279,3 +279,35 @@ def test_every_page_on_a_phone_and_a_desktop(server, browser_factory):
             assert overflow <= 1, f"{name} scrolls sideways on a {device} ({overflow}px)"
         browser.get(server.base + "/clinic/login")
         screenshot(browser, f"clinic-login-{device}")
+
+
+def test_a_vet_approves_a_note_adds_an_addendum_and_the_owner_reads_both(server, browser_factory):
+    vet_token = helppet_token(server.base, "vet1", "password123")
+    status, visit = api_json(server.base, "POST", "/api/v1/visit-transcripts", vet_token, {
+        "pet_id": BELLA, "visit_date": int(time.time()), "full_text": "Bella is eating well and her coat is shiny."})
+    assert status == 201, visit
+    owner = browser_factory()
+    sign_in(owner, server.base, "owner1", "password123")
+    owner.get(f"{server.base}/clinic/pets/{BELLA}")
+    assert "Bella is eating well" not in owner.page_source
+
+    vet = browser_factory()
+    sign_in(vet, server.base, "vet1", "password123")
+    vet.get(f"{server.base}/clinic/visits/{visit['uuid']}")
+    vet.find_element(By.CSS_SELECTOR, "details.approve summary").click()
+    fill(vet, "summary", "Healthy. Continue the current diet.")
+    submit(vet)
+    wait_for(vet, lambda d: d.find_element(By.CSS_SELECTOR, '[data-role="summary-status"]').text == "Approved")
+    fill(vet, "text", "Owner asked about dental care: brush twice a week.")
+    submit(vet)
+    wait_for(vet, lambda d: "brush twice a week" in d.find_element(By.CSS_SELECTOR, "ol.addenda").text)
+    status, body = api_json(server.base, "PUT", f"/api/v1/visit-transcripts/{visit['uuid']}", vet_token,
+                            {"summary": "Changed afterwards"})
+    assert status == 409 and "addenda" in body["detail"]
+    screenshot(vet, "clinic-visit-approved-desktop")
+
+    owner.get(f"{server.base}/clinic/pets/{BELLA}")
+    note = owner.find_element(By.CSS_SELECTOR, "article.approved-note")
+    assert "Healthy. Continue the current diet." in note.text
+    assert "brush twice a week" in note.text
+    screenshot(owner, "clinic-owner-pet-desktop")

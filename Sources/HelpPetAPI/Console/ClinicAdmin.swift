@@ -22,6 +22,8 @@ package struct ConsolePracticeRow: Sendable {
     package let email: String?
     package let address: String?
     package let isActive: Bool
+    /// Whether a recording needs the owner's agreement confirmed first (issue 15).
+    package let recordingConsentRequired: Bool
 }
 
 /// The ADMIN pages' reads (users and practices); the API's rule applies: administrators only.
@@ -38,7 +40,8 @@ package enum ClinicAdmin {
         try request.caller.requireAdmin()
         return try await Practice.query(on: request.db).sort(\.$name).sort(\.$id).all().map {
             ConsolePracticeRow(id: $0.id!, name: $0.name, timezone: $0.timezone, phone: $0.phone, email: $0.email,
-                               address: $0.address, isActive: $0.isActive)
+                               address: $0.address, isActive: $0.isActive,
+                               recordingConsentRequired: $0.recordingConsentRequired)
         }
     }
 

@@ -59,6 +59,8 @@ package struct ConsoleVisitSummary: Sendable {
     package let summary: String?
     package let excerpt: String
     package let hasAudio: Bool
+    /// `draft`, `approved` or nil (issue 18: owners read approved notes only).
+    package let summaryStatus: String?
 }
 
 /// The pet reads of the clinic console, with the API's visibility (a pet the caller may not see is a 404).
@@ -95,11 +97,13 @@ package enum ClinicPets {
         guard let page = try await TranscriptStore.listForPet(
             petID, for: caller, state: nil, includePending: false, limit: 100, offset: 0, on: request.db)
         else { throw APIError.notFound("Pet not found") }
-        return page.visits.map {
-            ConsoleVisitSummary(
-                id: $0.id, appointmentID: $0.appointment_id, source: $0.source, state: $0.state,
-                visitDate: $0.visit_date, summary: $0.summary, excerpt: String($0.full_text.prefix(240)),
-                hasAudio: $0.storage_key != nil)
+        return page.visits.map { (visit: VisitRow) -> ConsoleVisitSummary in
+            var status: String?
+            if case .string(let value)? = visit.metadata["summary_status"] { status = value }
+            return ConsoleVisitSummary(
+                id: visit.id, appointmentID: visit.appointment_id, source: visit.source, state: visit.state,
+                visitDate: visit.visit_date, summary: visit.summary, excerpt: String(visit.full_text.prefix(240)),
+                hasAudio: visit.storage_key != nil, summaryStatus: status)
         }
     }
 

@@ -10,6 +10,13 @@ package struct ClinicTranscriptSegment: Sendable {
     package let text: String
 }
 
+/// A correction appended to an approved note.
+package struct ConsoleAddendum: Sendable {
+    package let authorName: String
+    package let text: String
+    package let createdAt: Date
+}
+
 package struct ClinicVisitDetail: Sendable {
     package let id: UUID
     package let petID: UUID
@@ -35,6 +42,9 @@ package struct ClinicVisitDetail: Sendable {
     package let createdByName: String?
     package let createdAt: Date
     package let updatedAt: Date
+    /// When the note was approved (issue 18); nil while it is a draft.
+    package let approvedAt: String?
+    package let addenda: [ConsoleAddendum]
 }
 
 /// The visit page's read. Staff of the visit's practice and ADMIN only: owners read approved notes on their own
@@ -68,7 +78,16 @@ package enum ClinicVisit {
             summaryStatus: summaryStatus,
             hasAudio: row.source == VisitSource.recording.rawValue && row.storage_key != nil && state != .new,
             segments: segments, metadata: row.metadata, createdByName: row.created_by_name,
-            createdAt: row.created_at, updatedAt: row.updated_at)
+            createdAt: row.created_at, updatedAt: row.updated_at,
+            approvedAt: { if case .string(let at)? = row.metadata["summary_approved_at"] { at } else { nil } }(),
+            addenda: try await addenda(request: request, visitID: id))
+    }
+
+    /// The addenda of a visit the caller may read (owners: only of an approved note, where they exist at all).
+    package static func addenda(request: Request, visitID: UUID) async throws -> [ConsoleAddendum] {
+        try await VisitAddendumStore.list(visit: visitID, on: request.db).map {
+            ConsoleAddendum(authorName: $0.author_name, text: $0.text, createdAt: $0.created_at)
+        }
     }
 
     static func number(_ value: JSONValue?) -> Double? {

@@ -123,6 +123,11 @@ struct AdminPages: Sendable {
             ConsoleForms.select("Status", name: "is_active", options: [("true", "Active"), ("false", "Inactive")],
                                 selected: (practice?.isActive ?? true) ? "true" : "false",
                                 extra: [.attr("data-type", "boolean")]),
+            ConsoleForms.select("Owner's agreement to recording", name: "recording_consent_required",
+                                options: [("false", "Optional (the vet may confirm it)"),
+                                          ("true", "Required before the first recording")],
+                                selected: (practice?.recordingConsentRequired ?? false) ? "true" : "false",
+                                extra: [.attr("data-type", "boolean")]),
         ]
     }
 

@@ -51,16 +51,33 @@ struct PetPages: Sendable {
             ),
             .h2("Medical records"),
             RecordHistoryView(context: context, petID: id, records: records, clock: clock, canEdit: user.isStaff).render(),
-            .h2("Visits"),
-            visitList(visits, clock: clock, owner: user.isOwner)
+            .h2(user.isOwner ? "Visit notes" : "Visits"),
+            user.isOwner ? try await approvedNotes(visits, clock: clock, request: request)
+                : visitList(visits, clock: clock)
         ))
     }
 
-    private func visitList(_ visits: [ConsoleVisitSummary], clock: PracticeClock, owner: Bool) -> Node<HTML.BodyContext> {
-        if owner {
-            // Owners see approved visit notes only; approval arrives with the scribe issue, so none is shown yet.
-            return .p(.class("muted"), .text("Visit notes appear here once your vet has approved them."))
+    /// What a pet owner reads of the visits: approved notes with their addenda, never a draft (issue 18).
+    private func approvedNotes(
+        _ visits: [ConsoleVisitSummary], clock: PracticeClock, request: Request
+    ) async throws -> Node<HTML.BodyContext> {
+        let approved = visits.filter { $0.summaryStatus == "approved" && $0.summary != nil }
+        if approved.isEmpty { return .p(.class("muted"), .text("Visit notes appear here once your vet has approved them.")) }
+        var cards: [Node<HTML.BodyContext>] = []
+        for visit in approved {
+            let addenda = try await ClinicVisit.addenda(request: request, visitID: visit.id)
+            cards.append(.tag("article", .class("card stack approved-note"),
+                .h3(.safeText(clock.dateTime(visit.visitDate))),
+                .p(.safeText(visit.summary ?? "")),
+                .forEach(addenda) { addendum in
+                    .p(.class("addendum"), .strong("Addendum: "), .safeText(addendum.text),
+                       .span(.class("muted"), .safeText(" (\(addendum.authorName), \(clock.dateTime(addendum.createdAt)))")))
+                }))
         }
+        return .div(.class("stack"), .group(cards))
+    }
+
+    private func visitList(_ visits: [ConsoleVisitSummary], clock: PracticeClock) -> Node<HTML.BodyContext> {
         if visits.isEmpty { return .p(.class("muted"), .text("No visits yet.")) }
         return .div(.class("table-wrap"), .table(
             .thead(.tr(.th("Date"), .th("Source"), .th("State"), .th("Transcript"))),

@@ -147,7 +147,38 @@ struct VisitView {
                            .safeText(status == "draft" ? "Draft (not approved)" : status.capitalized))
                  }),
             .unwrap(detail.summary, { .p(.class("summary-text"), .safeText($0)) },
-                    else: .p(.class("muted"), .text("No summary yet.")))
+                    else: .p(.class("muted"), .text("No summary yet."))),
+            status == "approved" ? approvedNote() : approvalForm()
+        )
+    }
+
+    /// Approving is the API's `PUT` with `summary` (issue 18): the vet may edit the draft first. It locks the note.
+    private func approvalForm() -> Node<HTML.BodyContext> {
+        guard detail.state == "processed" || detail.source == "manual" else { return .empty }
+        return .tag("details", .class("approve"),
+            .tag("summary", .text("Review and approve the note")),
+            PageParts.apiForm("PUT", "/api/v1/visit-transcripts/\(id)", then: context.path("/visits/\(id)"), [
+                ConsoleForms.textArea("Note", name: "summary", value: detail.summary ?? "", rows: 6),
+                .p(.class("muted"), .text("Once approved the note cannot change; corrections become addenda.")),
+            ], submit: "Approve note"))
+    }
+
+    /// The approved note's approval time, its addenda (oldest first) and the form to append one.
+    private func approvedNote() -> Node<HTML.BodyContext> {
+        .div(
+            .class("stack"),
+            .unwrap(detail.approvedAt.flatMap { try? WireTime.parseInputDateTime($0, field: "approved") }) { at in
+                .p(.class("muted"), .safeText("Approved \(clock.dateTime(at))."))
+            },
+            .h3("Addenda"),
+            .if(detail.addenda.isEmpty, .p(.class("muted"), .text("None."))),
+            .ol(.class("addenda"), .forEach(detail.addenda) { addendum in
+                .li(.p(.safeText(addendum.text)),
+                    .p(.class("muted"), .safeText("\(addendum.authorName), \(clock.dateTime(addendum.createdAt))")))
+            }),
+            PageParts.apiForm("POST", "/api/v1/visit-transcripts/\(id)/addenda", then: context.path("/visits/\(id)"), [
+                ConsoleForms.textArea("New addendum", name: "text", rows: 3),
+            ], submit: "Add addendum")
         )
     }
 
