@@ -11,34 +11,24 @@ import WebConsole
 /// and CSRF token, so the console and the API share one set of rules and messages (docs/web-console.md).
 public enum StudioConsole {
     public static func configure(_ app: Application, mount: ConsoleMount) throws {
-        let assets = try ConsoleAssets(
-            directories: [ConsoleAssets.sharedDirectory,
-                          Bundle.module.resourceURL!.appendingPathComponent("Assets", isDirectory: true)],
-            mount: mount)
-        let chrome = ConsoleChrome(
-            productName: "AutoDetail Hub Studio", mount: mount, assets: assets,
-            stylesheets: ["console.css", "studio.css"],
-            extraConnectSources: StorageOrigin.connectSources(app.core.config),
+        let site = ConsoleSite.Description(
+            productName: "AutoDetail Hub Studio",
+            assetsDirectory: Bundle.module.resourceURL!.appendingPathComponent("Assets", isDirectory: true),
+            stylesheet: "studio.css",
             navigation: [
                 .init("Overview", "/"), .init("Bookings", "/bookings"), .init("Services", "/services"),
                 .init("Customers", "/customers"), .init("Studio settings", "/settings/studio"),
                 .init("API keys", "/settings/api-keys"),
-            ])
-        let context = StudioContext(chrome: chrome, mount: mount)
-
-        let root = mount.routes(app).grouped(ConsoleErrorMiddleware(chrome: chrome))
-        assets.register(on: root)
-        StudioSignInPages(context: context).boot(public: root)
-        let pages = root.grouped(StudioSessionMiddleware()).grouped(ConsoleCSRFMiddleware())
-        StudioSignInPages(context: context).boot(signedIn: pages)
-        OverviewPage(context: context).boot(pages)
-        BookingPages(context: context).boot(pages)
-        ServicePages(context: context).boot(pages)
-        CustomerPages(context: context).boot(pages)
-        SettingsPages(context: context).boot(pages)
-        // Unknown console paths answer in the console's style; at the root the API's own 404s keep theirs.
-        if !mount.prefix.isEmpty {
-            pages.get("**") { _ -> Response in throw Abort(.notFound) }
+            ],
+            signIn: StudioSignIn(), signInHeading: "Sign in to the studio",
+            signInHint: "Use the AutoDetail Hub admin account.")
+        try ConsoleSite.mount(app, at: mount, site, session: StudioSessionMiddleware()) { chrome, pages in
+            let context = StudioContext(chrome: chrome, mount: mount)
+            OverviewPage(context: context).boot(pages)
+            BookingPages(context: context).boot(pages)
+            ServicePages(context: context).boot(pages)
+            CustomerPages(context: context).boot(pages)
+            SettingsPages(context: context).boot(pages)
         }
     }
 }

@@ -21,7 +21,6 @@ public enum HelpPetModule {
     public static func configure(_ app: Application) throws {
         app.migrations.add(migrations)
         let config = app.core.config
-        let throttle = loginThrottle(app)
         app.readPathCaches = ReadPathCaches()
 
         app.recordingStorage = RecordingStorage(
@@ -39,7 +38,7 @@ public enum HelpPetModule {
         // to a practice), so only the routes registered on `authenticated` are open to them (docs: "Onboarding").
         let authenticated = api.grouped(BearerAuthMiddleware())
         let protected = authenticated.grouped(PendingMembershipGate())
-        AuthController(throttle: throttle).boot(public: api, protected: authenticated)
+        AuthController().boot(public: api, protected: authenticated)
         SignupController(ledger: app.core.attempts).boot(public: api)
         PracticeMembershipController().boot(authenticated: authenticated)
         PracticeCreationController(selfServiceEnabled: config.selfServicePractices).boot(authenticated: authenticated)

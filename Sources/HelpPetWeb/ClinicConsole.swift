@@ -11,35 +11,25 @@ import WebConsole
 /// rules and messages (docs/web-console.md).
 public enum ClinicConsole {
     public static func configure(_ app: Application, mount: ConsoleMount) throws {
-        let assets = try ConsoleAssets(
-            directories: [ConsoleAssets.sharedDirectory,
-                          Bundle.module.resourceURL!.appendingPathComponent("Assets", isDirectory: true)],
-            mount: mount)
-        let chrome = ConsoleChrome(
-            productName: "HelpPet Clinic", mount: mount, assets: assets, stylesheets: ["console.css", "clinic.css"],
-            extraConnectSources: StorageOrigin.connectSources(app.core.config),
+        let site = ConsoleSite.Description(
+            productName: "HelpPet Clinic",
+            assetsDirectory: Bundle.module.resourceURL!.appendingPathComponent("Assets", isDirectory: true),
+            stylesheet: "clinic.css",
             navigation: [
                 .init("Day board", "/"), .init("Week", "/week"), .init("Owners & pets", "/owners"),
                 .init("Admin", "/admin"),
-            ])
-        let context = ClinicContext(chrome: chrome, mount: mount)
-
-        let root = mount.routes(app).grouped(ConsoleErrorMiddleware(chrome: chrome))
-        assets.register(on: root)
-        SignInPages(context: context).boot(public: root)
-        let pages = root.grouped(ClinicSessionMiddleware()).grouped(ConsoleCSRFMiddleware())
-        SignInPages(context: context).boot(signedIn: pages)
-        DayBoardPages(context: context).boot(pages)
-        WeekPages(context: context).boot(pages)
-        OwnerPages(context: context).boot(pages)
-        PetPages(context: context).boot(pages)
-        MyPetsPage(context: context).boot(pages)
-        AdminPages(context: context).boot(pages)
-        AppointmentPages(context: context).boot(pages)
-        VisitPages(context: context).boot(pages)
-        // Unknown console paths answer in the console's style; at the root the API's own 404s keep theirs.
-        if !mount.prefix.isEmpty {
-            pages.get("**") { _ -> Response in throw Abort(.notFound) }
+            ],
+            signIn: ClinicSignIn(), signInHeading: "Sign in to the clinic")
+        try ConsoleSite.mount(app, at: mount, site, session: ClinicSessionMiddleware()) { chrome, pages in
+            let context = ClinicContext(chrome: chrome, mount: mount)
+            DayBoardPages(context: context).boot(pages)
+            WeekPages(context: context).boot(pages)
+            OwnerPages(context: context).boot(pages)
+            PetPages(context: context).boot(pages)
+            MyPetsPage(context: context).boot(pages)
+            AdminPages(context: context).boot(pages)
+            AppointmentPages(context: context).boot(pages)
+            VisitPages(context: context).boot(pages)
         }
     }
 }

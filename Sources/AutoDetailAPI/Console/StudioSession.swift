@@ -39,26 +39,15 @@ package enum StudioSession {
         case .refused(let wait): return .throttled(retryAfter: max(1, wait))
         case .granted(let ticket): perIP = ticket
         }
-        let outcome = try await limits.adminLogin.attempt(username: username, ip: ip, on: request.db) {
-            () -> AdminUserRecord? in
-            let user = try await request.adminSessions.user(named: username)
-            let matches = try await request.core.passwordHasher.verify(password, against: user?.passwordHash)
-            return matches ? user : nil
-        }
-        switch outcome {
+        switch try await AdminSignIn.check(username: username, password: password, request: request) {
         case .refused(let wait):
             // As the API: a request another limit refused is not counted against the per-IP limit.
             try await limits.ledger.release(perIP, now: request.core.clock.now(), on: request.db)
             return .throttled(retryAfter: max(1, wait))
         case .failed:
-            request.core.metrics.counter("autodetail_admin_login_failures_total").increment()
             return .failed
         case .succeeded(let user):
-            let token = Secrets.newAdminToken()
-            let issued = request.now
-            try await request.adminSessions.startSession(
-                user: user, tokenHash: Secrets.hash(token), issued: issued,
-                expiresAt: issued.addingTimeInterval(TimeInterval(AdminSessionController.tokenLifetime)))
+            let (token, _) = try await AdminSignIn.startSession(user, request: request)
             return .signedIn(cookieToken: token)
         }
     }

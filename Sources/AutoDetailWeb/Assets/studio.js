@@ -1,79 +1,19 @@
 // The studio console's scripts. Every write is a call to /api/admin with the session cookie and CSRF token
 // (console.js api()), so the page shows exactly the API's messages.
-import { api, formJSON, toast } from "./console.js";
+import { api, registerShape, showFormError, toast } from "./console.js";
 
-/** The field an AutoDetail message names: "Invalid field: name (...)", "Missing required fields: a, b". */
-function fieldsOf(message) {
-  const invalid = /^Invalid field: ([\w.]+) \(/.exec(message);
-  if (invalid) return [invalid[1]];
-  const missing = /^Missing required fields: (.+)$/.exec(message);
-  if (missing) return missing[1].split(",").map((name) => name.trim());
-  return [];
-}
-
-/** Puts the API's message next to the field it names (or the nearest enclosing name: workingHours.mon.close →
- *  workingHours.mon → workingHours), else above the submit button. */
-export function showError(form, error) {
-  let placed = false;
-  for (const name of fieldsOf(error.message)) {
-    let candidate = name;
-    while (candidate && !placed) {
-      const slot = form.querySelector(`[data-error-for="${CSS.escape(candidate)}"]`);
-      if (slot) { slot.textContent = error.message; placed = true; break; }
-      candidate = candidate.includes(".") ? candidate.slice(0, candidate.lastIndexOf(".")) : "";
-    }
-    if (placed) break;
+/** Studio settings: the seven weekday rows become `workingHours` (null = closed). */
+registerShape("settings", (body, form) => {
+  const hours = {};
+  for (const row of form.querySelectorAll("[data-day]")) {
+    const day = row.dataset.day;
+    const open = row.querySelector("[data-open-day]").checked;
+    hours[day] = open ? { open: row.querySelector("[data-opens]").value.trim(),
+      close: row.querySelector("[data-closes]").value.trim() } : null;
   }
-  if (!placed) {
-    const general = form.querySelector(".form-error");
-    if (general) general.textContent = error.message; else toast(error.message, true);
-  }
-}
-
-const shapes = {
-  /** Studio settings: the seven weekday rows become `workingHours` (null = closed). */
-  settings(form, body) {
-    const hours = {};
-    for (const row of form.querySelectorAll("[data-day]")) {
-      const day = row.dataset.day;
-      const open = row.querySelector("[data-open-day]").checked;
-      hours[day] = open ? { open: row.querySelector("[data-opens]").value.trim(),
-        close: row.querySelector("[data-closes]").value.trim() } : null;
-    }
-    body.workingHours = hours;
-    return body;
-  },
-};
-
-/** `<form data-studio-api="METHOD /path" [data-then=".../{id}"] [data-shape=name]>`. */
-function bindStudioForms() {
-  for (const form of document.querySelectorAll("form[data-studio-api]")) {
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      const [method, path] = form.dataset.studioApi.split(" ");
-      for (const slot of form.querySelectorAll("[data-error-for]")) slot.textContent = "";
-      const general = form.querySelector(".form-error");
-      if (general) general.textContent = "";
-      const submit = form.querySelector('[type="submit"]');
-      if (submit) submit.disabled = true;
-      try {
-        let body = formJSON(form);
-        if (form.dataset.shape) body = shapes[form.dataset.shape](form, body);
-        const answer = await api(method, path, body);
-        if (form.dataset.then) {
-          location.href = form.dataset.then.replace("{id}", answer?.id ?? "");
-          return;
-        }
-        toast(form.dataset.done ?? "Saved");
-        form.dispatchEvent(new CustomEvent("studio:done", { detail: answer }));
-      } catch (error) {
-        showError(form, error);
-      } finally {
-        if (submit) submit.disabled = false;
-      }
-    });
-  }
-}
+  body.workingHours = hours;
+  return body;
+});
 
 /** API keys: the full key of a new key is shown once, with a copy button. */
 function bindKeyCreation() {
@@ -81,7 +21,7 @@ function bindKeyCreation() {
   if (!form) return;
   const box = document.getElementById("new-key");
   const value = document.getElementById("new-key-value");
-  form.addEventListener("studio:done", (event) => {
+  form.addEventListener("api:done", (event) => {
     value.textContent = event.detail.key;
     box.hidden = false;
     form.hidden = true;
@@ -127,7 +67,7 @@ function bindPhotoUploads() {
       const status = form.querySelector("[data-upload-status]");
       const submit = form.querySelector('[type="submit"]');
       const { booking, kind } = form.dataset;
-      if (!input.files.length) { showError(form, new Error("Choose a photo first.")); return; }
+      if (!input.files.length) { showFormError(form, new Error("Choose a photo first.")); return; }
       submit.disabled = true;
       try {
         const refs = [];
@@ -148,7 +88,7 @@ function bindPhotoUploads() {
         location.reload();
       } catch (error) {
         status.textContent = "";
-        showError(form, error);
+        showFormError(form, error);
         submit.disabled = false;
       }
     });
@@ -222,7 +162,6 @@ function bindFilters() {
   }
 }
 
-bindStudioForms();
 bindKeyCreation();
 layoutCalendar();
 bindPhotoUploads();

@@ -180,7 +180,7 @@ struct BookingPages: Sendable {
                             next == "cancelled" ? .attr("data-confirm", "Cancel this booking (or mark it a no-show)? The bay becomes free again.") : .empty,
                             .safeText(next == "cancelled" ? "Cancel / no-show" : StudioFormat.actionLabel(next)))
                     }),
-                .tag("form", .attr("data-studio-api", "PUT \(apiPath)"), .attr("data-done", "Notes saved"),
+                .tag("form", .attr("data-api", "PUT \(apiPath)"), .attr("data-done", "Notes saved"),
                     ConsoleForms.textArea("Notes", name: "notes", value: b.notes ?? "", rows: 2,
                                           extra: [.attr("maxlength", "500"), .attr("data-null-when-empty", "")]),
                     ConsoleForms.formError(),

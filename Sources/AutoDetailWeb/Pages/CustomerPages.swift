@@ -78,7 +78,7 @@ struct CustomerPages: Sendable {
                 ),
                 .tag("section", .attr("class", "card"),
                     .h2("Send a message"),
-                    .tag("form", .attr("data-studio-api", "POST \(api)/message"), .attr("id", "message-form"),
+                    .tag("form", .attr("data-api", "POST \(api)/message"), .attr("id", "message-form"),
                          .attr("data-then", context.path("/customers/\(id.uuidString.lowercased())")),
                         ConsoleForms.textArea("Message", name: "text", rows: 3, extra: [.attr("maxlength", "2000")]),
                         ConsoleForms.formError(),

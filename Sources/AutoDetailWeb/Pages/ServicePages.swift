@@ -61,7 +61,7 @@ struct ServicePages: Sendable {
 
     private func form(_ s: StudioServiceView?) -> Node<HTML.BodyContext> {
         let api = s.map { "PUT /api/admin/services/\($0.id.uuidString.lowercased())" } ?? "POST /api/admin/services"
-        return .tag("form", .attr("class", "card"), .attr("id", "service-form"), .attr("data-studio-api", api),
+        return .tag("form", .attr("class", "card"), .attr("id", "service-form"), .attr("data-api", api),
             .attr("data-then", context.path("/services")),
             ConsoleForms.field("Name", name: "name", value: s?.name ?? "", required: true, hint: "2–100 characters.",
                                extra: [.attr("maxlength", "100")]),

@@ -27,7 +27,7 @@ struct SettingsPages: Sendable {
                 + "is created.")),
             .tag("section", .attr("class", "card"), .attr("aria-labelledby", "create-key-title"),
                 .h2(.id("create-key-title"), .text("Create a key")),
-                .tag("form", .attr("id", "key-create"), .attr("data-studio-api", "POST /api/admin/api-keys"),
+                .tag("form", .attr("id", "key-create"), .attr("data-api", "POST /api/admin/api-keys"),
                      .attr("data-done", "Key created"),
                     ConsoleForms.field("Name", name: "name", required: true,
                                        hint: "Where the key is used, e.g. “iPhone app” (2–100 characters).",
@@ -94,7 +94,7 @@ struct SettingsPages: Sendable {
             .p(.class("muted"), .text("Changes apply to availability and bookings made afterwards; existing bookings "
                 + "are never moved.")),
             .tag("form", .attr("id", "settings-form"), .attr("class", "card"),
-                 .attr("data-studio-api", "PUT /api/admin/settings"), .attr("data-shape", "settings"),
+                 .attr("data-api", "PUT /api/admin/settings"), .attr("data-shape", "settings"),
                 ConsoleForms.field("Studio name", name: "studioName", value: settings.studioName, required: true),
                 ConsoleForms.field("Time zone", name: "timezone", value: settings.timezone, required: true,
                                    hint: "An IANA zone such as Europe/Moscow or UTC."),

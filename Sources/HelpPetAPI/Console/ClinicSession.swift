@@ -19,20 +19,10 @@ package enum ClinicSession {
     /// Checks the password through the API's login throttle (failures here count against the same limits as
     /// failures on `/auth/token`) and opens a session.
     package static func signIn(username: String, password: String, request: Request) async throws -> SignInOutcome {
-        let throttle = HelpPetModule.loginThrottle(request.application)
-        let ip = request.core.clientAddress.ip(of: request)
-        let outcome = try await throttle.attempt(username: username, ip: ip, on: request.db) { () -> User? in
-            let user = try await UserStore.byUsername(username, on: request.db)
-            let matches = try await request.core.passwordHasher.verify(password, against: user?.passwordHash)
-            guard let user, matches, user.isActive else { return nil }
-            return user
-        }
-        switch outcome {
+        switch try await UserSignIn.check(username: username, password: password, request: request) {
         case .refused(let wait):
-            request.core.metrics.counter("helppet_login_throttled_total").increment()
             return .throttled(retryAfter: wait)
         case .failed:
-            request.core.metrics.counter("helppet_login_failures_total").increment()
             return .failed
         case .succeeded(let user):
             let token = ConsoleCredentials.newSessionToken()

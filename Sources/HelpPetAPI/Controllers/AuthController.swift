@@ -5,7 +5,6 @@ import Vapor
 
 /// `POST /auth/token` (OAuth2 password form or JSON) and `GET /auth/me`.
 struct AuthController {
-    let throttle: LoginThrottle
 
     func boot(public routes: any RoutesBuilder, protected: any RoutesBuilder) {
         routes.post("auth", "token", use: login)
@@ -28,22 +27,11 @@ struct AuthController {
             throw APIError.badRequest("grant_type must be 'password'")
         }
 
-        let ip = req.core.clientAddress.ip(of: req)
-        // The version read here, before the password is verified, goes into the token: a password change that
-        // commits while bcrypt runs increments it, so the token is void from the start.
-        let outcome = try await throttle.attempt(username: username, ip: ip, on: req.db) { () -> User? in
-            let user = try await UserStore.byUsername(username, on: req.db)
-            let matches = try await req.core.passwordHasher.verify(password, against: user?.passwordHash)
-            guard let user, matches, user.isActive else { return nil }
-            return user
-        }
         let user: User
-        switch outcome {
+        switch try await UserSignIn.check(username: username, password: password, request: req) {
         case .refused(let wait):
-            req.core.metrics.counter("helppet_login_throttled_total").increment()
             throw APIError.tooManyRequests("Too many failed login attempts. Try again in \(wait) seconds.", retryAfter: wait)
         case .failed:
-            req.core.metrics.counter("helppet_login_failures_total").increment()
             throw APIError.unauthorized("Incorrect username or password")
         case .succeeded(let account):
             user = account

@@ -1,7 +1,7 @@
 // The appointment page: notes and reschedule forms (console.js sends them to the API; here only the practice's
 // wall time becomes an instant), the recording-consent question, one PetRecorder per pet, and the recordings this
 // browser still holds from an earlier visit of the page (closed tab, crash, offline).
-import { toast } from "./console.js";
+import { registerShape, toast } from "./console.js";
 import { canRecord, PetRecorder } from "./recorder.js";
 import { Vault } from "./recorder-vault.js";
 
@@ -26,12 +26,11 @@ export function practiceInstant(local, zone) {
   return new Date(guess).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-const form = document.getElementById("reschedule-form");
-window.appointmentReschedule = (body) => {
+registerShape("appointmentReschedule", (body, form) => {
   if (body.appointment_date) body.appointment_date = practiceInstant(body.appointment_date, form.dataset.zone);
   return body;
-};
-window.appointmentNotes = (body) => ({ notes: body.notes ?? null });
+});
+registerShape("appointmentNotes", (body) => ({ notes: body.notes ?? null }));
 for (const f of document.querySelectorAll("form[data-api]")) {
   f.addEventListener("api:done", () => setTimeout(() => location.reload(), 600));
 }

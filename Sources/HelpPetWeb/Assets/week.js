@@ -1,7 +1,7 @@
 // The week calendar: an empty slot opens the booking dialog (owner search and pets from the API), an appointment
 // can be dragged to another slot (PUT appointment_date) or resized by its lower edge (PUT duration_minutes).
 // Every slot carries its instant (data-at), computed by the server in the practice's zone.
-import { api, toast, messageOf } from "./console.js";
+import { api, showFormError, toast } from "./console.js";
 
 const week = document.getElementById("week");
 const dialog = document.getElementById("new-appointment");
@@ -94,9 +94,7 @@ form?.addEventListener("submit", async (event) => {
     dialog.close();
     location.reload();
   } catch (error) {
-    const name = String(error.message).split(" ")[0];
-    const slot = form.querySelector(`[data-error-for="${CSS.escape(name)}"]`);
-    if (slot) slot.textContent = error.message; else form.querySelector(".form-error").textContent = error.message;
+    showFormError(form, error);
   }
 });
 
@@ -157,7 +155,7 @@ week?.addEventListener("pointerup", async (event) => {
     await api("PUT", `/api/v1/appointments/${id}`, body);
     location.reload();
   } catch (error) {
-    toast(error.message ?? messageOf(null, 0), true);
+    toast(error.message, true);
     setTimeout(() => location.reload(), 1500);
   }
 });

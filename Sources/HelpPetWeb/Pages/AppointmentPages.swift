@@ -113,7 +113,7 @@ struct AppointmentView {
             .h2(.id("notes-title"), .text("Notes")),
             .tag("form", [
                 .attr("data-api", "PUT \(apiPath)"), .attr("data-done", "Notes saved"), .attr("class", "stack"),
-                .attr("data-transform", "appointmentNotes"), .attr("novalidate", "novalidate"),
+                .attr("data-shape", "appointmentNotes"), .attr("novalidate", "novalidate"),
                 ConsoleForms.formError(),
                 ConsoleForms.textArea("Notes", name: "notes", value: detail.notes ?? "", rows: 4,
                                       extra: [.attr("data-null-when-empty", "")]),
@@ -131,7 +131,7 @@ struct AppointmentView {
             .h2(.id("reschedule-title"), .text("Reschedule")),
             .tag("form", [
                 .attr("data-api", "PUT \(apiPath)"), .attr("data-done", "Appointment updated"), .attr("class", "stack"),
-                .attr("data-transform", "appointmentReschedule"), .attr("novalidate", "novalidate"),
+                .attr("data-shape", "appointmentReschedule"), .attr("novalidate", "novalidate"),
                 .attr("id", "reschedule-form"), .attr("data-zone", detail.practice.timezone.identifier),
                 ConsoleForms.formError(),
                 ConsoleForms.field("Start (\(detail.practice.timezone.identifier))", name: "appointment_date",

@@ -38,13 +38,44 @@ export function toast(message, bad = false) {
   box._timer = setTimeout(() => box.classList.remove("show"), bad ? 6000 : 3000);
 }
 
-/** Which field a validation message is about: FastAPI-style `loc`, or the field name leading the message. */
-function fieldOf(form, error, message) {
-  const loc = error?.loc;
-  if (Array.isArray(loc) && loc.length) return String(loc[loc.length - 1]);
+/** The fields a validation message names, in either product's words: FastAPI-style `loc`; HelpPet's
+ *  "weight must be …" (the field leads the message); AutoDetail's "Invalid field: name (…)" and
+ *  "Missing required fields: a, b". */
+function fieldsOf(form, detail, message) {
+  const loc = detail?.loc;
+  if (Array.isArray(loc) && loc.length) return [String(loc[loc.length - 1])];
+  const invalid = /^Invalid field: ([\w.]+) \(/.exec(message);
+  if (invalid) return [invalid[1]];
+  const missing = /^Missing required fields: (.+)$/.exec(message);
+  if (missing) return missing[1].split(",").map((name) => name.trim());
   const first = String(message).split(/[\s:]/)[0];
-  return form.querySelector(`[data-error-for="${CSS.escape(first)}"]`) ? first : null;
+  return form.querySelector(`[data-error-for="${CSS.escape(first)}"]`) ? [first] : [];
 }
+
+/** Puts an API error's message next to the field it names (or the nearest enclosing name: `workingHours.mon.close`
+ *  → `workingHours.mon` → `workingHours`), else in the form's general message place, else in a toast. */
+export function showFormError(form, error) {
+  const details = Array.isArray(error.body?.detail) ? error.body.detail : [null];
+  let placed = false;
+  for (const detail of details) {
+    const message = detail?.msg ?? error.message;
+    for (const name of fieldsOf(form, detail, message)) {
+      for (let candidate = name; candidate && !placed;
+        candidate = candidate.includes(".") ? candidate.slice(0, candidate.lastIndexOf(".")) : "") {
+        const slot = form.querySelector(`[data-error-for="${CSS.escape(candidate)}"]`);
+        if (slot) { slot.textContent = message; placed = true; }
+      }
+    }
+  }
+  if (!placed) {
+    const general = form.querySelector(".form-error");
+    if (general) general.textContent = error.message; else toast(error.message, true);
+  }
+}
+
+/** Named reshapings of a form's JSON before it is sent (`data-shape="name"`), registered by page modules. */
+const shapes = {};
+export function registerShape(name, reshape) { shapes[name] = reshape; }
 
 /** Reads a form into JSON: `data-type="number|integer|boolean|json|lines|datetime"` converts a field; empty → omitted,
  *  unless `data-null-when-empty` asks for null. */
@@ -68,8 +99,9 @@ export function formJSON(form) {
   return body;
 }
 
-/** `<form data-api="POST /api/v1/pets" data-then="/clinic/pets/{id}">`: submits as JSON, shows the API's message
- *  next to the field it names (or above the form), then follows `data-then` ({id} is the answer's id). */
+/** `<form data-api="POST /api/v1/pets" data-then="/clinic/pets/{id}">`: submits as JSON (reshaped by
+ *  `data-shape`), shows the API's message next to the field it names, then follows `data-then` ({id} is the
+ *  answer's id), or shows `data-done` and sends an `api:done` event with the answer. */
 export function bindApiForms(root = document) {
   for (const form of root.querySelectorAll("form[data-api]")) {
     form.addEventListener("submit", async (event) => {
@@ -81,25 +113,17 @@ export function bindApiForms(root = document) {
       const submit = form.querySelector('[type="submit"]');
       if (submit) submit.disabled = true;
       try {
-        const body = form.dataset.transform && window[form.dataset.transform]
-          ? window[form.dataset.transform](formJSON(form)) : formJSON(form);
+        let body = formJSON(form);
+        if (form.dataset.shape) body = shapes[form.dataset.shape](body, form);
         const answer = await api(method, path, method === "DELETE" ? undefined : body);
         if (form.dataset.then) {
           location.href = form.dataset.then.replace("{id}", answer?.id ?? "");
-        } else {
-          toast(form.dataset.done ?? "Saved");
-          form.dispatchEvent(new CustomEvent("api:done", { detail: answer }));
+          return;
         }
+        toast(form.dataset.done ?? "Saved");
+        form.dispatchEvent(new CustomEvent("api:done", { detail: answer }));
       } catch (error) {
-        const details = Array.isArray(error.body?.detail) ? error.body.detail : [null];
-        let placed = false;
-        for (const detail of details) {
-          const message = detail?.msg ?? error.message;
-          const name = fieldOf(form, detail, message);
-          const slot = name && form.querySelector(`[data-error-for="${CSS.escape(name)}"]`);
-          if (slot) { slot.textContent = message; placed = true; }
-        }
-        if (!placed) { if (general) general.textContent = error.message; else toast(error.message, true); }
+        showFormError(form, error);
       } finally {
         if (submit) submit.disabled = false;
       }

@@ -4,7 +4,7 @@ import Vapor
 
 /// Console sessions (contract §4.7.1): login (rate-limited, §2.7), logout, password change.
 struct AdminSessionController {
-    static let tokenLifetime = 43_200
+    static var tokenLifetime: Int { AdminSignIn.tokenLifetime }
 
     let limits: RateLimits
 
@@ -24,32 +24,17 @@ struct AdminSessionController {
         let username = rawUsername.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let password = try body.password("password", max: 128)!
 
-        let ip = req.core.clientAddress.ip(of: req)
-        // The token version read before the password check goes into the session: a password change committing
-        // while bcrypt runs increments it, so this session is void from the start.
-        let outcome = try await limits.adminLogin.attempt(username: username, ip: ip, on: req.db) {
-            () -> AdminUserRecord? in
-            let user = try await req.adminSessions.user(named: username)
-            let matches = try await req.core.passwordHasher.verify(password, against: user?.passwordHash)
-            return matches ? user : nil
-        }
         let user: AdminUserRecord
-        switch outcome {
+        switch try await AdminSignIn.check(username: username, password: password, request: req) {
         case .refused(let wait):
             try await req.countedRateLimit?.forget(on: req)
             throw APIError.tooManyRequests(wait)
         case .failed:
-            req.core.metrics.counter("autodetail_admin_login_failures_total").increment()
             throw APIError(.unauthorized, "Invalid username or password")
         case .succeeded(let account):
             user = account
         }
-
-        let token = Secrets.newAdminToken()
-        let issued = req.now
-        let expiresAt = issued.addingTimeInterval(TimeInterval(Self.tokenLifetime))
-        try await req.adminSessions.startSession(
-            user: user, tokenHash: Secrets.hash(token), issued: issued, expiresAt: expiresAt)
+        let (token, expiresAt) = try await AdminSignIn.startSession(user, request: req)
         return try JSONResponse.make(AdminLoginResponse(token: token, expiresIn: Self.tokenLifetime, expiresAt: expiresAt))
     }
 

@@ -1,19 +1,42 @@
 import AppCore
-import AutoDetailAPI
 import Plot
 import Vapor
-import WebConsole
 
-/// Sign-in and sign-out of the studio console: the admin account, with the admin login's limits (§2.7).
-struct StudioSignInPages: Sendable {
-    let context: StudioContext
+/// What a console's sign-in asks of its product: check the credentials with the product's own rules (throttle,
+/// messages) and open or end a session whose token goes into the cookie.
+public protocol ConsoleSignInService: Sendable {
+    var cookieName: String { get }
+    func signIn(username: String, password: String, request: Request) async throws -> ConsoleSignInOutcome
+    func signOut(cookieToken: String, request: Request) async throws
+}
 
-    func boot(public routes: any RoutesBuilder) {
+public enum ConsoleSignInOutcome: Sendable {
+    case signedIn(cookieToken: String)
+    /// The product API's own message for wrong credentials.
+    case failed(message: String)
+    case throttled(retryAfter: Int, message: String)
+}
+
+/// `GET/POST {mount}/login` and `POST {mount}/logout` of either console.
+public struct ConsoleSignInPages: Sendable {
+    let chrome: ConsoleChrome
+    let service: any ConsoleSignInService
+    let heading: String
+    let hint: String?
+
+    public init(chrome: ConsoleChrome, service: any ConsoleSignInService, heading: String, hint: String? = nil) {
+        self.chrome = chrome
+        self.service = service
+        self.heading = heading
+        self.hint = hint
+    }
+
+    public func boot(public routes: any RoutesBuilder) {
         routes.get("login", use: form)
         routes.post("login", use: signIn)
     }
 
-    func boot(signedIn routes: any RoutesBuilder) {
+    public func boot(signedIn routes: any RoutesBuilder) {
         routes.post("logout", use: signOut)
     }
 
@@ -23,7 +46,7 @@ struct StudioSignInPages: Sendable {
         var next: String?
     }
 
-    private var cookie: ConsoleSessionCookie { ConsoleSessionCookie(name: StudioSession.cookieName) }
+    private var cookie: ConsoleSessionCookie { ConsoleSessionCookie(name: service.cookieName) }
 
     @Sendable func form(request: Request) async throws -> Response {
         page(request, next: request.query[String.self, at: "next"], username: "", message: nil, status: .ok)
@@ -39,15 +62,13 @@ struct StudioSignInPages: Sendable {
             return page(request, next: fields.next, username: username, message: "Enter your username and password.",
                         status: .badRequest)
         }
-        switch try await StudioSession.signIn(username: username, password: password, request: request) {
-        case .throttled(let wait):
-            let response = page(request, next: fields.next, username: username,
-                                message: "Too many requests. Try again in \(wait) seconds.", status: .tooManyRequests)
+        switch try await service.signIn(username: username, password: password, request: request) {
+        case .throttled(let wait, let message):
+            let response = page(request, next: fields.next, username: username, message: message, status: .tooManyRequests)
             response.headers.replaceOrAdd(name: .retryAfter, value: String(wait))
             return response
-        case .failed:
-            return page(request, next: fields.next, username: username, message: "Invalid username or password",
-                        status: .unauthorized)
+        case .failed(let message):
+            return page(request, next: fields.next, username: username, message: message, status: .unauthorized)
         case .signedIn(let token):
             let response = request.redirect(to: safeNext(fields.next), redirectType: .normal)
             cookie.set(token, on: response, request: request)
@@ -57,31 +78,30 @@ struct StudioSignInPages: Sendable {
 
     @Sendable func signOut(request: Request) async throws -> Response {
         if let token = cookie.token(in: request) {
-            try await StudioSession.signOut(cookieToken: token, request: request)
+            try await service.signOut(cookieToken: token, request: request)
         }
-        let response = request.redirect(to: context.path("/login"), redirectType: .normal)
+        let response = request.redirect(to: chrome.mount.path("/login"), redirectType: .normal)
         cookie.clear(on: response, request: request)
         return response
     }
 
     /// Only a path of this console: never another site (`//evil`, `https://…`).
     func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix(context.path("/")), !next.hasPrefix("//"), !next.contains("\\") else {
-            return context.path("/")
-        }
+        let home = chrome.mount.path("/")
+        guard let next, next.hasPrefix(home), !next.hasPrefix("//"), !next.contains("\\") else { return home }
         return next
     }
 
     private func page(
         _ request: Request, next: String?, username: String, message: String?, status: HTTPResponseStatus
     ) -> Response {
-        context.render("Sign in", request, status: status, .div(
+        chrome.render("Sign in", session: nil, request: request, status: status, scripts: ["console.js"], content: .div(
             .class("login card"),
-            .h1("Sign in to the studio"),
-            .p(.class("muted"), .text("Use the AutoDetail Hub admin account.")),
+            .h1(.safeText(heading)),
+            .unwrap(hint) { .p(.class("muted"), .safeText($0)) },
             .unwrap(message) { .p(.class("form-error"), .attr("role", "alert"), .safeText($0)) },
             .form(
-                .attr("method", "post"), .attr("action", context.path("/login")),
+                .attr("method", "post"), .attr("action", chrome.mount.path("/login")),
                 .void("input", .attr("type", "hidden"), .attr("name", "next"), .attr("value", next ?? "")),
                 ConsoleForms.field("Username", name: "username", value: username, required: true,
                                    extra: [.attr("autocomplete", "username"), .flag("autofocus")]),
