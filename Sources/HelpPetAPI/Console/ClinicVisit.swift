@@ -54,7 +54,8 @@ package enum ClinicVisit {
         let caller = try request.caller
         let notFound = APIError.notFound("Visit not found")
         guard caller.role.isStaff else { throw notFound }
-        guard let row = try await VisitConsoleStore.visit(id, for: caller, on: request.db) else { throw notFound }
+        guard let found = try await VisitConsoleStore.visit(id, for: caller, on: request.db) else { throw notFound }
+        let row = found.visit, around = found.context
         var segments: [ClinicTranscriptSegment] = []
         if case .array(let list)? = row.metadata["transcript_segments"] {
             for item in list {
@@ -68,16 +69,16 @@ package enum ClinicVisit {
         if case .string(let status)? = row.metadata["summary_status"] { summaryStatus = status }
         let state = VisitState(rawValue: row.state)
         return ClinicVisitDetail(
-            id: row.id, petID: row.pet_id, petName: row.pet_name, petSpecies: row.pet_species,
-            ownerName: "\(row.owner_first_name) \(row.owner_last_name)",
+            id: row.id, petID: row.pet_id, petName: around.pet_name, petSpecies: around.pet_species,
+            ownerName: "\(around.owner_first_name) \(around.owner_last_name)",
             practice: SchedulePractice(
-                id: row.practice_id, name: row.practice_name,
-                timezone: TimeZone(identifier: row.practice_timezone) ?? .gmt),
-            appointmentID: row.appointment_id, appointmentTitle: row.appointment_title, source: row.source,
+                id: row.practice_id, name: around.practice_name,
+                timezone: TimeZone(identifier: around.practice_timezone) ?? .gmt),
+            appointmentID: row.appointment_id, appointmentTitle: around.appointment_title, source: row.source,
             state: row.state, visitDate: row.visit_date, fullText: row.full_text, summary: row.summary,
             summaryStatus: summaryStatus,
             hasAudio: row.source == VisitSource.recording.rawValue && row.storage_key != nil && state != .new,
-            segments: segments, metadata: row.metadata, createdByName: row.created_by_name,
+            segments: segments, metadata: row.metadata, createdByName: around.created_by_name,
             createdAt: row.created_at, updatedAt: row.updated_at,
             approvedAt: { if case .string(let at)? = row.metadata["summary_approved_at"] { at } else { nil } }(),
             addenda: try await addenda(request: request, visitID: id))

@@ -6,21 +6,18 @@ import SQLKit
 /// The clinic console's visit page read: the visit with its pet, owner, practice and appointment, scoped to the
 /// caller in the SQL (a visit the caller may not see is not returned), in one statement.
 enum VisitConsoleStore {
+    /// The visit's own columns (`VisitRow`, as every visit read decodes them) and what the page shows around it.
     struct Row: Decodable, Sendable {
-        let id: UUID
-        let pet_id: UUID
-        let practice_id: UUID
-        let appointment_id: UUID?
-        let source: String
-        let state: String
-        let visit_date: Date
-        let full_text: String
-        let summary: String?
-        let storage_key: String?
-        let metadata: [String: JSONValue]
-        let created_by: UUID
-        let created_at: Date
-        let updated_at: Date
+        let visit: VisitRow
+        let context: Context
+
+        init(from decoder: any Decoder) throws {
+            visit = try VisitRow(from: decoder)
+            context = try Context(from: decoder)
+        }
+    }
+
+    struct Context: Decodable, Sendable {
         let pet_name: String
         let pet_species: String
         let owner_first_name: String
@@ -33,8 +30,7 @@ enum VisitConsoleStore {
 
     static func visit(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Row? {
         try await db.sql.raw("""
-            SELECT v.id, v.pet_id, v.practice_id, v.appointment_id, v.source, v.state, v.visit_date, v.full_text,
-                v.summary, v.storage_key, v.metadata, v.created_by, v.created_at, v.updated_at,
+            SELECT \(unsafeRaw: TranscriptStore.visitColumns),
                 p.name AS pet_name, p.species AS pet_species,
                 o.first_name AS owner_first_name, o.last_name AS owner_last_name,
                 pr.name AS practice_name, pr.timezone AS practice_timezone,
