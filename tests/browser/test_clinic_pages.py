@@ -248,15 +248,30 @@ def test_a_hostile_pet_name_is_shown_as_text(server, browser):
     assert browser.find_element(By.NAME, "name").get_attribute("value") == hostile[:100]
 
 
-def test_the_board_fragment_answers_304_when_nothing_changed(server):
+def test_the_board_poll_answers_304_until_something_on_it_changes(server):
     from clinic_http import ConsoleClient
     client = ConsoleClient(server.base)
-    client.sign_in("vet1", "password123")
-    status, headers, _ = client.request("GET", "/clinic/board")
-    assert status == 200
-    etag = headers["etag"]
-    status, _, body = client.request("GET", "/clinic/board", headers={"If-None-Match": etag})
+    client.sign_in("vet2", "password123")
+    poll = f"/clinic/board?practice={DEMO_PRACTICE}"
+    # Within two seconds of a change the stamp carries the second, so wait for the board to settle.
+    deadline = time.monotonic() + 10
+    while True:
+        status, headers, _ = client.request("GET", poll)
+        assert status == 200
+        etag = headers["etag"]
+        status, _, body = client.request("GET", poll, headers={"If-None-Match": etag})
+        if status == 304 or time.monotonic() > deadline:
+            break
+        time.sleep(1)
     assert status == 304 and body == ""
+    # Another user's change through the API: the very next poll gets the new board.
+    token = helppet_token(server.base, "vet2", "password123")
+    status, appointments = api_json(server.base, "GET", f"/api/v1/appointments/practice/{DEMO_PRACTICE}", token)
+    scheduled = next(a for a in appointments if a["status"] in ("scheduled", "confirmed"))
+    status, _ = api_json(server.base, "PUT", f"/api/v1/appointments/{scheduled['id']}", token, {"title": "Renamed on the API"})
+    assert status == 200
+    status, headers, body = client.request("GET", poll, headers={"If-None-Match": etag})
+    assert status == 200 and headers["etag"] != etag and "Renamed on the API" in body
 
 
 def test_every_page_on_a_phone_and_a_desktop(server, browser_factory):

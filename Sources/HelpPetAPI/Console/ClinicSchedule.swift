@@ -57,10 +57,16 @@ package enum ClinicSchedule {
     ) async throws -> ScheduleWindow {
         let caller = try request.caller
         try caller.requireStaff()
-        let all = try await BoardStore.practices(on: request.db).map {
+        // Staff see their own practice only, so only an ADMIN's page reads the whole list (to switch between them).
+        var practiceRows: [BoardStore.PracticeRow] = []
+        if caller.isAdmin {
+            practiceRows = try await BoardStore.practices(on: request.db)
+        } else if let own = caller.practiceID, let practice = try await BoardStore.practice(own, on: request.db) {
+            practiceRows = [practice]
+        }
+        let allowed = practiceRows.map {
             SchedulePractice(id: $0.id, name: $0.name, timezone: TimeZone(identifier: $0.timezone) ?? .gmt)
         }
-        let allowed = caller.isAdmin ? all : all.filter { $0.id == caller.practiceID }
         let practice: SchedulePractice
         if let requested, let chosen = allowed.first(where: { $0.id == requested }) {
             practice = chosen
@@ -69,15 +75,33 @@ package enum ClinicSchedule {
         } else {
             throw APIError.notFound("No practice to show. An administrator has to create one first.")
         }
-        let today = LocalDay.day(containing: request.now, in: practice.timezone)
-        let first = requestedDay ?? today
-        let window = LocalDay.start(of: first, in: practice.timezone)..<LocalDay.start(
-            of: first.adding(days: days), in: practice.timezone)
+        let first = requestedDay ?? LocalDay.day(containing: request.now, in: practice.timezone)
+        let window = range(of: first, days: days, in: practice.timezone)
         let rows = try await BoardStore.appointments(practice: practice.id, window: window, on: request.db)
         let vets = try await BoardStore.vets(practice: practice.id, on: request.db)
         return ScheduleWindow(
             practice: practice, practices: allowed, firstDay: first, days: days, appointments: group(rows),
             vets: vets.map { ScheduleVet(id: $0.id, name: $0.full_name) })
+    }
+
+    /// A stamp that changes whenever anything the board of these days shows changes (BoardStore.version); nil when
+    /// the caller has no practice to show.
+    package static func version(
+        request: Request, practiceID requested: UUID?, day requestedDay: CalendarDay?, days: Int
+    ) async throws -> String? {
+        let caller = try request.caller
+        try caller.requireStaff()
+        let practiceID = caller.isAdmin ? (requested ?? caller.practiceID) : caller.practiceID
+        guard let practiceID, let zone = try await request.readPathCaches.zone(of: practiceID, on: request.db)
+        else { return nil }
+        let first = requestedDay ?? LocalDay.day(containing: request.now, in: zone.zone)
+        let stamp = try await BoardStore.version(
+            practice: practiceID, window: range(of: first, days: days, in: zone.zone), now: request.now, on: request.db)
+        return "\(practiceID.lowercased)|\(first)|\(days)|" + stamp
+    }
+
+    static func range(of first: CalendarDay, days: Int, in zone: TimeZone) -> Range<Date> {
+        LocalDay.start(of: first, in: zone)..<LocalDay.start(of: first.adding(days: days), in: zone)
     }
 
     static func group(_ rows: [BoardStore.Row]) -> [ScheduleAppointment] {

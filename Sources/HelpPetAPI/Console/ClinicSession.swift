@@ -47,9 +47,11 @@ package enum ClinicSession {
             return nil
         }
         let caller = try request.caller
-        let user = try await UserStore.callerUser(caller, on: request.db)
+        // The identity `admit` just used, from the one-second cache: no query for the header's name.
+        guard let identity = try await request.readPathCaches.identity(of: caller.id, on: request.db) else { return nil }
         return ConsoleUser(
-            id: caller.id, sessionHash: hash, displayName: user.fullName.isEmpty ? user.username : user.fullName,
+            id: caller.id, sessionHash: hash,
+            displayName: identity.full_name.isEmpty ? identity.username : identity.full_name,
             role: caller.role.rawValue, practiceID: caller.practiceID, petOwnerID: caller.petOwnerID)
     }
 

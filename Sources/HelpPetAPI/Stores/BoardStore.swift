@@ -45,6 +45,57 @@ enum BoardStore {
             """).all(decoding: Row.self)
     }
 
+    struct VersionRow: Decodable, Sendable {
+        let appointments: Int
+        let appointments_changed: Date?
+        let visits: Int
+        let visits_changed: Date?
+        let owners_changed: Date?
+        let vets: Int
+        let vets_changed: Date?
+    }
+
+    /// A stamp of everything the board of `window` shows, in one small statement: it changes whenever an
+    /// appointment, a pet link (which touches its appointment), a recording, an owner or a vet of the board changes
+    /// (or one is added or removed), so an unchanged board can answer a poll with 304 without reading its rows.
+    /// Timestamps are whole seconds, so two changes within one second could share a stamp: while anything changed
+    /// in the last two seconds (`now`), the stamp also carries the current second and so changes at every poll.
+    static func version(
+        practice practiceID: UUID, window: Range<Date>, now: Date, on db: any Database
+    ) async throws -> String {
+        let row = try await db.sql.raw("""
+            SELECT
+                (SELECT COUNT(*) FROM appointments a WHERE \(day(practiceID, window))) AS appointments,
+                (SELECT MAX(a.updated_at) FROM appointments a WHERE \(day(practiceID, window))) AS appointments_changed,
+                (SELECT COUNT(*) FROM visits v JOIN appointments a ON a.id = v.appointment_id
+                    WHERE \(day(practiceID, window))) AS visits,
+                (SELECT MAX(v.updated_at) FROM visits v JOIN appointments a ON a.id = v.appointment_id
+                    WHERE \(day(practiceID, window))) AS visits_changed,
+                (SELECT MAX(o.updated_at) FROM pet_owners o JOIN appointments a ON a.pet_owner_id = o.id
+                    WHERE \(day(practiceID, window))) AS owners_changed,
+                (SELECT COUNT(*) FROM users WHERE practice_id = \(bind: practiceID)) AS vets,
+                (SELECT MAX(updated_at) FROM users WHERE practice_id = \(bind: practiceID)) AS vets_changed
+            """).first(decoding: VersionRow.self)
+        guard let row else { return "" }
+        func stamp(_ date: Date?) -> String { date.map { String($0.timeIntervalSince1970) } ?? "-" }
+        let changes = [row.appointments_changed, row.visits_changed, row.owners_changed, row.vets_changed]
+        // A stamp in the future (another node's clock, imported data) does not keep the board busy for ever.
+        let recent = changes.contains { change in
+            guard let change else { return false }
+            return abs(change.timeIntervalSince(now)) <= 2
+        }
+        return [String(row.appointments), stamp(row.appointments_changed), String(row.visits), stamp(row.visits_changed),
+                stamp(row.owners_changed), String(row.vets), stamp(row.vets_changed),
+                recent ? String(Int(now.timeIntervalSince1970)) : "settled"].joined(separator: "|")
+    }
+
+    private static func day(_ practiceID: UUID, _ window: Range<Date>) -> SQLQueryString {
+        """
+        a.practice_id = \(bind: practiceID) AND a.appointment_date >= \(bind: window.lowerBound)
+            AND a.appointment_date < \(bind: window.upperBound)
+        """
+    }
+
     struct VetRow: Decodable, Sendable {
         let id: UUID
         let full_name: String

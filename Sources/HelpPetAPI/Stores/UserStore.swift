@@ -11,6 +11,9 @@ struct CallerIdentityRow: Decodable, Sendable {
     let is_active: Bool
     let token_version: Int
     let linked_pet_owner_id: UUID?
+    /// For the console's header (the API never needs them; they ride along in the same row).
+    let username: String
+    let full_name: String
 
     /// `User.role`'s mapping: a value outside the known roles reads as PET_OWNER (the least privileged).
     var userRole: UserRole { UserRole(rawValue: role) ?? .petOwner }
@@ -21,7 +24,7 @@ enum UserStore {
     static func callerIdentity(_ id: UUID, on db: any Database) async throws -> CallerIdentityRow? {
         try await db.sql.raw("""
             SELECT users.id, users.role, users.practice_id, users.is_active, users.token_version,
-                pet_owners.id AS linked_pet_owner_id
+                pet_owners.id AS linked_pet_owner_id, users.username, users.full_name
             FROM users LEFT JOIN pet_owners ON pet_owners.user_id = users.id
             WHERE users.id = \(bind: id)
             """).first(decoding: CallerIdentityRow.self)

@@ -42,6 +42,8 @@ struct DayBoardPages: Sendable {
         if user.isOwner { return request.redirect(to: context.path("/my-pets")) }
         if !user.isStaff { return PendingPage(context: context).render(request) }
         let selection = try Self.selection(request)
+        // The stamp is read before the rows: a change in between costs one extra render, never a stale board.
+        let version = try await Self.version(request, selection)
         let window = try await ClinicSchedule.window(
             request: request, practiceID: selection.practiceID, day: selection.day, days: 1)
         let clock = PracticeClock(zone: window.practice.timezone)
@@ -58,7 +60,7 @@ struct DayBoardPages: Sendable {
             ),
             .div(
                 .id("board"), .attr("data-poll", context.path("/board") + "?" + query),
-                .attr("data-etag", PartialResponse.etag(board)), .raw(board))
+                .attr("data-etag", PartialResponse.etag(version ?? board)), .raw(board))
         ))
     }
 
@@ -66,10 +68,22 @@ struct DayBoardPages: Sendable {
         let user = try request.clinicUser
         guard user.isStaff else { throw APIError.forbidden("Veterinary staff or administrator access required") }
         let selection = try Self.selection(request)
-        let window = try await ClinicSchedule.window(
-            request: request, practiceID: selection.practiceID, day: selection.day, days: 1)
-        return PartialResponse.html(BoardView(context: context, window: window, layout: selection.layout).render(),
-                                    for: request)
+        let render = { () async throws -> String in
+            let window = try await ClinicSchedule.window(
+                request: request, practiceID: selection.practiceID, day: selection.day, days: 1)
+            return BoardView(context: context, window: window, layout: selection.layout).render()
+        }
+        // Open boards poll every few seconds; an unchanged one is answered from its version stamp alone.
+        guard let version = try await Self.version(request, selection) else {
+            return PartialResponse.html(try await render(), for: request)
+        }
+        return try await PartialResponse.html(version: version, for: request, render: render)
+    }
+
+    static func version(_ request: Request, _ selection: Selection) async throws -> String? {
+        try await ClinicSchedule.version(
+            request: request, practiceID: selection.practiceID, day: selection.day, days: 1
+        ).map { $0 + "|" + selection.layout.rawValue }
     }
 
     private func dayNavigation(window: ScheduleWindow, selection: Selection) -> Node<HTML.BodyContext> {

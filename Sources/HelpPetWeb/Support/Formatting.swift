@@ -5,7 +5,14 @@ import Foundation
 struct PracticeClock: Sendable {
     let zone: TimeZone
 
-    func time(_ date: Date) -> String { format(date, "HH:mm") }
+    /// "HH:mm" by arithmetic: the board formats two times per card, and a DateFormatter per call cost more than the
+    /// rest of the page (bench/results/2026-11-25-console.txt).
+    func time(_ date: Date) -> String {
+        let minute = minuteOfDay(date)
+        return Self.twoDigits(minute / 60) + ":" + Self.twoDigits(minute % 60)
+    }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
     func dayTitle(_ day: CalendarDay) -> String { format(LocalDay.instant(on: day, hour: 12, minute: 0, in: zone), "EEEE d MMMM yyyy") }
     func shortDay(_ day: CalendarDay) -> String { format(LocalDay.instant(on: day, hour: 12, minute: 0, in: zone), "EEE d MMM") }
     func dateTime(_ date: Date) -> String { format(date, "d MMM yyyy, HH:mm") }
@@ -13,8 +20,9 @@ struct PracticeClock: Sendable {
 
     /// Minutes since local midnight of `date` (the week calendar's vertical position).
     func minuteOfDay(_ date: Date) -> Int {
-        let parts = LocalDay.calendar(in: zone).dateComponents([.hour, .minute], from: date)
-        return (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)
+        let second = ((local % 86_400) + 86_400) % 86_400
+        return second / 60
     }
 
     private func format(_ date: Date, _ pattern: String) -> String {
