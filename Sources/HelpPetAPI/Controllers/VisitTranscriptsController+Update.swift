@@ -63,8 +63,11 @@ extension VisitTranscriptsController {
                 try await TranscriptionJobQueue.discardLive(visitID: id, now: now, on: db)
             }
             if !change.summary.isAbsent {
-                try NoteApproval.requireNotApproved(current)
-                patch.set.merge(NoteApproval.approvalKeys(by: caller.id, at: now)) { _, new in new }
+                try NoteApproval.requireNotApproved(current, newSummary: change.summary.applied(to: current.summary))
+                // Re-sending the approved text keeps the first approval (who and when).
+                if !NoteApproval.isApproved(current.metadata) {
+                    patch.set.merge(NoteApproval.approvalKeys(by: caller.id, at: now)) { _, new in new }
+                }
             }
             let state = change.state ?? current.state
             let fullText = change.fullText ?? current.fullText

@@ -10,8 +10,9 @@ enum NoteApproval {
         metadata["summary_status"] == .string("approved")
     }
 
-    static func requireNotApproved(_ visit: Visit) throws {
-        guard isApproved(visit.metadata) else { return }
+    /// Sending the approved text again is allowed and changes nothing: apps send whole objects back.
+    static func requireNotApproved(_ visit: Visit, newSummary: String?) throws {
+        guard isApproved(visit.metadata), newSummary != visit.summary else { return }
         throw APIError.conflict(
             "The note is approved and can no longer be changed. Add an addendum with "
                 + "POST /api/v1/visit-transcripts/\(visit.id!.lowercased)/addenda")

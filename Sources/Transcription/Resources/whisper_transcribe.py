@@ -99,6 +99,11 @@ def main():
         text = s.text.strip()
         if text:
             out.append({"start": round(float(s.start), 3), "end": round(float(s.end), 3), "text": text})
+    # Now and then the filter lets a second or two of noise through, and tiny.en answers it with one of its stock
+    # phrases ("You", seen in CI on white noise). Such a phrase alone in under 3 s of kept audio is dropped.
+    kept = float(info.duration_after_vad or 0)
+    if kept < 3.0 and out and all(normalized(s["text"]) in STOCK_PHRASES for s in out):
+        out = []
     print(json.dumps({
         "text": " ".join(s["text"] for s in out),
         "segments": out,
@@ -108,6 +113,13 @@ def main():
         "model": model_name,
     }))
     return 0
+
+
+STOCK_PHRASES = {"you", "thank you", "thanks", "thank you for watching", "thanks for watching", "bye", "okay"}
+
+
+def normalized(text):
+    return "".join(c for c in text.lower() if c.isalpha() or c == " ").strip()
 
 
 if __name__ == "__main__":

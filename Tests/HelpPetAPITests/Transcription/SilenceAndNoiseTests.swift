@@ -11,10 +11,11 @@ import Transcription
     /// ffmpeg `lavfi` sources for a minute of audio nobody speaks in, as the worker's 16 kHz mono WAV.
     static let speechless: [(name: String, filter: String)] = [
         ("silence", "anullsrc=r=16000:cl=mono"),
-        ("white noise", "anoisesrc=color=white:amplitude=0.3:r=16000"),
+        // A fixed seed: the same minute of noise every run (a random one once let the filter pass "You").
+        ("white noise", "anoisesrc=color=white:amplitude=0.3:r=16000:seed=1"),
         // A treatment room: pink noise (ventilation, voices far away), mains hum and a monitor's beep every 5 s.
         ("clinic noise",
-         "anoisesrc=color=pink:amplitude=0.08:r=16000[n];sine=frequency=60:sample_rate=16000,volume=0.3[h];"
+         "anoisesrc=color=pink:amplitude=0.08:r=16000:seed=2[n];sine=frequency=60:sample_rate=16000,volume=0.3[h];"
             + "sine=frequency=1000:sample_rate=16000,volume='if(lt(mod(t,5),0.2),0.3,0)':eval=frame[b];"
             + "[n][h][b]amix=inputs=3:normalize=0"),
     ]

@@ -38,6 +38,11 @@ import VaporTesting
             #expect(again.json["detail"].string == "The note is approved and can no longer be changed. Add an addendum "
                 + "with POST /api/v1/visit-transcripts/\(visitID)/addenda")
             #expect(try await F.visit(app, vet, visitID).json["summary"].string == "Otitis externa; drops.")
+            // The same text again (apps send whole objects back) is a no-op, even from someone else.
+            let admin = try await app.token(for: Demo.admin)
+            let resent = try await app.put(F.visitPath(visitID), token: admin, json: ["summary": "Otitis externa; drops."])
+            #expect(resent.status == .ok, "\(resent)")
+            #expect(resent.json["metadata"]["summary_approved_by"].string == Demo.vet1.id.lowercased)
             // The transcript itself and the client's own metadata stay editable.
             let edit = try await app.put(F.visitPath(visitID), token: vet, json: ["metadata": ["chief_complaint": "Ear"]])
             #expect(edit.status == .ok, "\(edit)")
