@@ -265,14 +265,17 @@ def test_the_board_poll_answers_304_until_something_on_it_changes(server):
         time.sleep(1)
     assert status == 304 and body == ""
     # Another user's change through the API: the very next poll gets the new board.
-    # An appointment that is on this board (the day the poll shows), renamed by another user through the API.
+    # An appointment that is on this board (the day the poll shows), renamed by another user through the API. Not
+    # the three-pet one, which the recording suite looks for by its title; the title is put back afterwards.
     token = helppet_token(server.base, "vet2", "password123")
     import re
-    on_board = re.search(r'data-appointment="([0-9a-f-]+)"', board).group(1)
+    cards = re.findall(r'data-appointment="([0-9a-f-]+)".*?<h3><a[^>]*>([^<]*)</a>', board, re.S)
+    on_board, title = next((id_, title) for id_, title in cards if not title.startswith("Multi-pet"))
     status, _ = api_json(server.base, "PUT", f"/api/v1/appointments/{on_board}", token, {"title": "Renamed on the API"})
     assert status == 200
     status, headers, body = client.request("GET", poll, headers={"If-None-Match": etag})
     assert status == 200 and headers["etag"] != etag and "Renamed on the API" in body
+    assert api_json(server.base, "PUT", f"/api/v1/appointments/{on_board}", token, {"title": title})[0] == 200
 
 
 def test_every_page_on_a_phone_and_a_desktop(server, browser_factory):
