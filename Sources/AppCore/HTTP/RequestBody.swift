@@ -29,4 +29,26 @@ extension Request {
         }
         return FieldReader(try JSONValue.parseObject(data))
     }
+
+    /// A body of at most `maxBytes` (413 past it, by the declared length or the bytes), read as `{}` when empty
+    /// whatever its content type, else `application/json` (415) holding one strict-syntax JSON object
+    /// (`messages.invalidJSONBody`). AutoDetail Hub reads every body this way (§1.7 step 5).
+    public func limitedJSONObject(maxBytes: Int, messages: RequestMessages) throws -> FieldReader {
+        if let declared = headers.first(name: .contentLength).flatMap(Int.init), declared > maxBytes {
+            throw APIError.payloadTooLarge
+        }
+        let data = bodyData
+        if data.count > maxBytes { throw APIError.payloadTooLarge }
+        if data.isEmpty { return FieldReader([:], messages: messages) }
+        guard hasMediaType("application", "json") else {
+            throw APIError(.unsupportedMediaType, "Content-Type must be application/json")
+        }
+        // Strict RFC 8259 syntax first (Foundation accepts trailing commas; the scanner also bounds nesting).
+        guard StrictJSONSyntax.isValid(data), let value = try? JSONDecoder().decode(JSONValue.self, from: data),
+            case .object(let object) = value
+        else {
+            throw APIError.badRequest(messages.invalidJSONBody)
+        }
+        return FieldReader(object, messages: messages)
+    }
 }

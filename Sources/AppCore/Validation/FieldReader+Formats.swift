@@ -4,16 +4,16 @@ import Foundation
 extension FieldReader {
     /// Unix seconds must be a JSON integer (§1.6); an integral number such as `1736960400.0` is the same value.
     public func requiredUnixSeconds(_ key: String) throws -> Int64 {
-        guard let raw = object[key] else { throw APIError.badRequest("\(key) is required") }
+        guard let raw = object[key] else { throw missing(key) }
         switch raw {
         case .integer(let i): return i
         case .number(let d):
             guard d.rounded() == d, let i = Int64(exactly: d) else {
-                throw APIError.badRequest("\(key) must be an integer number of seconds")
+                throw invalid(key, "must be an integer number of seconds")
             }
             return i
-        case .null: throw APIError.badRequest("\(key) cannot be null")
-        default: throw APIError.badRequest("\(key) must be an integer")
+        case .null: throw null(key)
+        default: throw invalid(key, "must be an integer")
         }
     }
 
@@ -22,7 +22,7 @@ extension FieldReader {
     public func optionalHTTPURL(_ key: String, max: Int, nullable: Bool = true) throws -> FieldPatch<String> {
         let patch = try optionalString(key, trim: false, min: 0, max: Int.max, nullable: nullable)
         guard case .value(let s) = patch else { return patch }
-        let invalid = APIError.badRequest("\(key) must be an absolute http or https URL")
+        let invalid = invalid(key, "must be an absolute http or https URL")
         guard s.unicodeScalars.count <= max,
             !s.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }),
             let components = URLComponents(string: s),
@@ -36,13 +36,13 @@ extension FieldReader {
     /// else `{field} items must be 1 to {itemMax} characters`.
     public func optionalStringArray(_ key: String, maxCount: Int, itemMax: Int) throws -> [String]? {
         guard let items = try optionalArray(key) else { return nil }
-        if items.count > maxCount { throw APIError.badRequest("\(key) must contain at most \(maxCount) items") }
+        if items.count > maxCount { throw invalid(key, "must contain at most \(maxCount) items") }
         return try items.map { item in
-            guard case .string(let s) = item else { throw APIError.badRequest("\(key) items must be strings") }
-            if s.unicodeScalars.contains("\u{0}") { throw APIError.badRequest("\(key) contains invalid characters") }
+            guard case .string(let s) = item else { throw invalid(key, "items must be strings") }
+            if s.unicodeScalars.contains("\u{0}") { throw invalid(key, "contains invalid characters") }
             let value = s.trimmingCharacters(in: .whitespacesAndNewlines)
             guard (1...itemMax).contains(value.unicodeScalars.count) else {
-                throw APIError.badRequest("\(key) items must be 1 to \(itemMax) characters")
+                throw invalid(key, "items must be 1 to \(itemMax) characters")
             }
             return value
         }
@@ -56,12 +56,12 @@ extension FieldReader {
     ) throws -> [String: JSONValue]? {
         guard case .value(let object) = try optionalObject(key, nullable: nullable) else { return nil }
         if JSONValue.object(object).containsNUL {
-            throw APIError.badRequest("\(key) contains invalid characters")
+            throw invalid(key, "contains invalid characters")
         }
         if JSONValue.object(object).encodedByteCount() > maxBytes {
-            throw APIError.badRequest("\(key) must be at most \(maxBytes) bytes")
+            throw invalid(key, "must be at most \(maxBytes) bytes")
         }
-        if object.count > maxKeys { throw APIError.badRequest("\(key) must have at most \(maxKeys) keys") }
+        if object.count > maxKeys { throw invalid(key, "must have at most \(maxKeys) keys") }
         return object
     }
 }

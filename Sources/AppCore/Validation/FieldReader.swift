@@ -1,11 +1,27 @@
 import Foundation
 
 /// Reads and validates the fields of one JSON object in the order a handler asks for them, throwing the
-/// contract's exact 400 detail for the first failure (§1.7 of the HelpPet contract: one error per response).
+/// contract's exact 400 answer for the first failure. Both products read bodies with this one type; `messages`
+/// holds the wording of the product's contract (HelpPet §1.7 by default, AutoDetail Hub §1.5).
+/// The `required…`/`optional…` accessors read HelpPet's way (a blank string is too short, `null` is a value);
+/// the accessors in `FieldReader+BlankIsMissing.swift` read AutoDetail Hub's way (blank or `null` = absent).
 public struct FieldReader: Sendable {
     public let object: [String: JSONValue]
+    public let messages: RequestMessages
 
-    public init(_ object: [String: JSONValue]) { self.object = object }
+    public init(_ object: [String: JSONValue], messages: RequestMessages = .helpPet) {
+        self.object = object
+        self.messages = messages
+    }
+
+    /// A 400 for `key` with `reason`, in this contract's wording.
+    public func invalid(_ key: String, _ reason: String) -> APIError {
+        .badRequest(messages.invalidField(key, reason))
+    }
+
+    func missing(_ key: String) -> APIError { .badRequest(messages.missingFields([key])) }
+
+    func null(_ key: String) -> APIError { invalid(key, messages.nullReason) }
 
     public func contains(_ key: String) -> Bool { object[key] != nil }
 
@@ -16,8 +32,8 @@ public struct FieldReader: Sendable {
 
     public func requiredString(_ key: String, trim: Bool = true, min: Int = 1, max: Int) throws -> String {
         switch try optionalString(key, trim: trim, min: min, max: max, nullable: false) {
-        case .absent: throw APIError.badRequest("\(key) is required")
-        case .null: throw APIError.badRequest("\(key) cannot be null")
+        case .absent: throw missing(key)
+        case .null: throw null(key)
         case .value(let v): return v
         }
     }
@@ -30,9 +46,9 @@ public struct FieldReader: Sendable {
         guard case .string(let s) = raw else {
             if raw.isNull {
                 if nullable { return .null }
-                throw APIError.badRequest("\(key) cannot be null")
+                throw null(key)
             }
-            throw APIError.badRequest("\(key) must be a string")
+            throw invalid(key, "must be a string")
         }
         return .value(try Self.checkString(s, field: key, trim: trim, min: min, max: max))
     }
@@ -55,8 +71,8 @@ public struct FieldReader: Sendable {
 
     public func requiredUUID(_ key: String, kind: IDKind) throws -> UUID {
         switch try optionalUUID(key, kind: kind, nullable: false) {
-        case .absent: throw APIError.badRequest("\(key) is required")
-        case .null: throw APIError.badRequest("\(key) cannot be null")
+        case .absent: throw missing(key)
+        case .null: throw null(key)
         case .value(let v): return v
         }
     }
@@ -66,7 +82,7 @@ public struct FieldReader: Sendable {
         switch raw {
         case .null:
             if nullable { return .null }
-            throw APIError.badRequest("\(key) cannot be null")
+            throw null(key)
         case .string(let s):
             guard let id = UUID(canonical: s) else { throw APIError.badRequest(kind.invalidMessage) }
             return .value(id)
@@ -79,11 +95,11 @@ public struct FieldReader: Sendable {
     public func uuidArray(_ key: String, kind: IDKind, minCount: Int = 1, maxCount: Int) throws -> [UUID]? {
         guard let raw = object[key] else { return nil }
         guard case .array(let items) = raw else {
-            if raw.isNull { throw APIError.badRequest("\(key) cannot be null") }
-            throw APIError.badRequest("\(key) must be an array")
+            if raw.isNull { throw null(key) }
+            throw invalid(key, "must be an array")
         }
-        if items.count < minCount { throw APIError.badRequest("\(key) must contain at least \(minCount) item") }
-        if items.count > maxCount { throw APIError.badRequest("\(key) must contain at most \(maxCount) items") }
+        if items.count < minCount { throw invalid(key, "must contain at least \(minCount) item") }
+        if items.count > maxCount { throw invalid(key, "must contain at most \(maxCount) items") }
         var ids: [UUID] = []
         for item in items {
             guard case .string(let s) = item, let id = UUID(canonical: s) else {
@@ -91,7 +107,7 @@ public struct FieldReader: Sendable {
             }
             ids.append(id)
         }
-        if Set(ids).count != ids.count { throw APIError.badRequest("\(key) contains duplicate ids") }
+        if Set(ids).count != ids.count { throw invalid(key, "contains duplicate ids") }
         return ids
     }
 
@@ -105,18 +121,18 @@ public struct FieldReader: Sendable {
         switch raw {
         case .null:
             if nullable { return .null }
-            throw APIError.badRequest("\(key) cannot be null")
+            throw null(key)
         case .integer(let i): value = i
         case .number(let d):
             guard d.rounded() == d, let i = Int64(exactly: d) else {
-                throw APIError.badRequest("\(key) must be an integer")
+                throw invalid(key, "must be an integer")
             }
             value = i
         default:
-            throw APIError.badRequest("\(key) must be an integer")
+            throw invalid(key, "must be an integer")
         }
         guard range.contains(value) else {
-            throw APIError.badRequest("\(key) must be between \(range.lowerBound) and \(range.upperBound)")
+            throw invalid(key, "must be between \(range.lowerBound) and \(range.upperBound)")
         }
         return .value(value)
     }
@@ -128,13 +144,13 @@ public struct FieldReader: Sendable {
         switch raw {
         case .null:
             if nullable { return .null }
-            throw APIError.badRequest("\(key) cannot be null")
+            throw null(key)
         case .integer(let i): value = Double(i)
         case .number(let d): value = d
-        default: throw APIError.badRequest("\(key) must be a number")
+        default: throw invalid(key, "must be a number")
         }
         guard value > 0, value <= max, value.isFinite else {
-            throw APIError.badRequest("\(key) must be greater than 0 and at most \(Self.formatBound(max))")
+            throw invalid(key, "must be greater than 0 and at most \(Self.formatBound(max))")
         }
         return .value(value)
     }
@@ -145,8 +161,8 @@ public struct FieldReader: Sendable {
         guard let raw = object[key] else { return nil }
         switch raw {
         case .bool(let b): return b
-        case .null: throw APIError.badRequest("\(key) cannot be null")
-        default: throw APIError.badRequest("\(key) must be a boolean")
+        case .null: throw null(key)
+        default: throw invalid(key, "must be a boolean")
         }
     }
 
@@ -157,7 +173,7 @@ public struct FieldReader: Sendable {
         switch raw {
         case .null:
             if nullable { return .null }
-            throw APIError.badRequest("\(key) cannot be null")
+            throw null(key)
         case .string(let s):
             // `allCases` is the set a request may name (an enum may hold internal states outside it).
             guard let value = E(rawValue: s), E.allCases.contains(where: { $0.rawValue == s }) else {
@@ -165,15 +181,15 @@ public struct FieldReader: Sendable {
             }
             return .value(value)
         default:
-            throw APIError.badRequest("\(key) must be a string")
+            throw invalid(key, "must be a string")
         }
     }
 
     public func requiredEnum<E: RawRepresentable & CaseIterable & Sendable>(_ key: String, _ type: E.Type) throws -> E
     where E.RawValue == String {
         switch try optionalEnum(key, type) {
-        case .absent: throw APIError.badRequest("\(key) is required")
-        case .null: throw APIError.badRequest("\(key) cannot be null")
+        case .absent: throw missing(key)
+        case .null: throw null(key)
         case .value(let v): return v
         }
     }
@@ -191,8 +207,8 @@ public struct FieldReader: Sendable {
         case .object(let o): return .value(o)
         case .null:
             if nullable { return .null }
-            throw APIError.badRequest("\(key) cannot be null")
-        default: throw APIError.badRequest("\(key) must be an object")
+            throw null(key)
+        default: throw invalid(key, "must be an object")
         }
     }
 
@@ -200,15 +216,15 @@ public struct FieldReader: Sendable {
         guard let raw = object[key] else { return nil }
         switch raw {
         case .array(let a): return a
-        case .null: throw APIError.badRequest("\(key) cannot be null")
-        default: throw APIError.badRequest("\(key) must be an array")
+        case .null: throw null(key)
+        default: throw invalid(key, "must be an array")
         }
     }
 
     // MARK: Times
 
     public func requiredDateTime(_ key: String) throws -> Date {
-        guard let raw = object[key] else { throw APIError.badRequest("\(key) is required") }
+        guard let raw = object[key] else { throw missing(key) }
         return try Self.dateTime(raw, field: key)
     }
 
@@ -230,13 +246,13 @@ public struct FieldReader: Sendable {
         switch raw {
         case .null:
             if nullable { return .null }
-            throw APIError.badRequest("\(key) cannot be null")
+            throw null(key)
         case .string(let s):
             guard let day = CalendarDay(s) else {
-                throw APIError.badRequest("\(key) must be a date in YYYY-MM-DD format")
+                throw invalid(key, "must be a date in YYYY-MM-DD format")
             }
             return .value(day)
-        default: throw APIError.badRequest("\(key) must be a string")
+        default: throw invalid(key, "must be a string")
         }
     }
 
@@ -258,7 +274,7 @@ public struct FieldReader: Sendable {
         case .bool(let b): same = current == String(b)
         default: same = false
         }
-        if !same { throw APIError.badRequest("\(key) cannot be changed") }
+        if !same { throw invalid(key, "cannot be changed") }
     }
 
     // MARK: Helpers
@@ -297,9 +313,9 @@ extension FieldReader {
     public func email(_ key: String, required: Bool, nullable: Bool = false) throws -> FieldPatch<String> {
         // The 254-character limit is part of "a valid email address", so it answers with that message.
         let patch = try optionalString(key, min: 1, max: 100_000, nullable: nullable)
-        if case .absent = patch, required { throw APIError.badRequest("\(key) is required") }
+        if case .absent = patch, required { throw missing(key) }
         if case .value(let v) = patch, !Self.isValidEmail(v) {
-            throw APIError.badRequest("\(key) must be a valid email address")
+            throw invalid(key, "must be a valid email address")
         }
         return patch
     }
@@ -309,7 +325,7 @@ extension FieldReader {
         let patch = try optionalString(key, max: 32)
         if case .value(let v) = patch {
             let allowed = Set("0123456789 +-().")
-            if !v.allSatisfy({ allowed.contains($0) }) { throw APIError.badRequest("\(key) contains invalid characters") }
+            if !v.allSatisfy({ allowed.contains($0) }) { throw invalid(key, "contains invalid characters") }
         }
         return patch
     }

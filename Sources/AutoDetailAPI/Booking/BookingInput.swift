@@ -19,10 +19,10 @@ struct BookingInput: Sendable {
     let status: AppointmentStatus
     let idempotencyKey: String?
 
-    static func parse(_ body: BodyFields, admin: Bool, req: Request) throws -> BookingInput {
+    static func parse(_ body: FieldReader, admin: Bool, req: Request) throws -> BookingInput {
         var missing = (admin ? ["startIso", "clientName"] : ["startIso", "clientName", "phone", "carMake", "carPlate"])
-            .filter { BodyFields.isMissing(body.object[$0]) }
-        if BodyFields.isMissing(body.object["serviceName"]) && BodyFields.isMissing(body.object["serviceId"]) {
+            .filter { FieldReader.isMissing(body.object[$0]) }
+        if FieldReader.isMissing(body.object["serviceName"]) && FieldReader.isMissing(body.object["serviceId"]) {
             missing.append("serviceName")
         }
         if !missing.isEmpty { throw APIError.missingFields(missing) }

@@ -11,7 +11,7 @@ struct AvailabilityController {
     }
 
     @Sendable func availability(req: Request) async throws -> Response {
-        let query = QueryReader(req)
+        let query = req.autodetailQuery
         try query.requireAll(["serviceId", "date"])
         let serviceID = try query.uuid("serviceId")!
         let date = try query.day("date")!

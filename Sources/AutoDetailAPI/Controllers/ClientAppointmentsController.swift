@@ -45,10 +45,10 @@ struct ClientAppointmentsController {
 
     @Sendable func list(req: Request) async throws -> Response {
         let caller = try req.keyCaller
-        let query = QueryReader(req)
+        let query = req.autodetailQuery
         var filter = AppointmentFilter(scope: caller.scope)
         filter.status = try query.oneOf("status", AppointmentStatus.allCases.map(\.rawValue))
-        filter.phone = try query.phone("phone")
+        filter.phone = try query.normalized("phone", ContactNormalization.phone)
         let page = try query.pagination()
         let result = try await req.bookings.page(filter, ascending: false, limit: page.limit, offset: page.offset)
         return try JSONResponse.page(await AppointmentAssembler.responses(result.items, admin: false, req: req),

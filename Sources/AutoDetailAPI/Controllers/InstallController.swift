@@ -47,8 +47,8 @@ struct InstallController {
 
     /// Newest first; `X-Total-Count` counts the messages matching `unreadOnly`, `unreadCount` all unread ones.
     @Sendable func messages(req: Request) async throws -> Response {
-        let query = QueryReader(req)
-        let unreadOnly = try query.bool("unreadOnly") ?? false
+        let query = req.autodetailQuery
+        let unreadOnly = try query.optionalBool("unreadOnly") ?? false
         let page = try query.pagination()
         let install = try await Self.install(req)
         let result = try await req.messages.page(of: install.id!, unreadOnly: unreadOnly, page)

@@ -27,7 +27,7 @@ struct PhotosController {
         let type = PhotoContentType(rawValue: try body.oneOf(
             "contentType", PhotoContentType.allCases.map(\.rawValue), caseInsensitive: true)!)!
         var size: Int64?
-        if body.has("sizeBytes"), !(body.object["sizeBytes"]?.isNull ?? true) {
+        if body.contains("sizeBytes"), !(body.object["sizeBytes"]?.isNull ?? true) {
             let declared = try body.integer("sizeBytes")!
             if declared < 1 { throw APIError.invalidField("sizeBytes", "must be between 1 and \(PhotoStorage.maxObjectBytes)") }
             if Int64(declared) > PhotoStorage.maxObjectBytes { throw APIError.fileTooLarge }
@@ -105,7 +105,7 @@ struct PhotosController {
     }
 
     /// `photoUrls`: an array of 1–10 strings; duplicates collapsed, order kept.
-    static func refs(_ body: BodyFields) throws -> [String] {
+    static func refs(_ body: FieldReader) throws -> [String] {
         guard case .array(let items)? = body.object["photoUrls"] else {
             throw APIError.invalidField("photoUrls", "must be an array of strings")
         }

@@ -4,23 +4,24 @@ import Vapor
 /// The `{"error": ...}` answers of this contract (§1.5), built on the shared `APIError` (the error middleware
 /// renders `/api/**` paths outside `/api/v1` in this format).
 extension APIError {
+    // The wording lives in `RequestMessages.autoDetail`, which AppCore's readers use too.
     static func missingFields(_ names: [String]) -> APIError {
-        .badRequest("Missing required fields: " + names.joined(separator: ", "))
+        .badRequest(RequestMessages.autoDetail.missingFields(names))
     }
 
     static func invalidField(_ name: String, _ reason: String) -> APIError {
-        .badRequest("Invalid field: \(name) (\(reason))")
+        .badRequest(RequestMessages.autoDetail.invalidField(name, reason))
     }
 
     static func missingParameters(_ names: [String]) -> APIError {
-        .badRequest("Missing required parameters: " + names.joined(separator: ", "))
+        .badRequest(RequestMessages.autoDetail.missingParameters(names))
     }
 
     static func invalidParameter(_ name: String, _ reason: String) -> APIError {
-        .badRequest("Invalid parameter: \(name) (\(reason))")
+        .badRequest(RequestMessages.autoDetail.invalidParameter(name, reason))
     }
 
-    static let invalidJSONBody = APIError.badRequest("Invalid JSON body")
+    static let invalidJSONBody = APIError.badRequest(RequestMessages.autoDetail.invalidJSONBody)
     static let nothingToUpdate = APIError.badRequest("Nothing to update")
     static let unsupportedMediaType = APIError(.unsupportedMediaType, "Content-Type must be application/json")
     static let invalidTimeSlot = APIError.badRequest("Invalid time slot")

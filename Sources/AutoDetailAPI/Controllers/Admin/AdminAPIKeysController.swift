@@ -15,8 +15,8 @@ struct AdminAPIKeysController {
 
     /// Newest first; optional `revoked=true|false`.
     @Sendable func list(req: Request) async throws -> Response {
-        let query = QueryReader(req)
-        let revoked = try query.bool("revoked")
+        let query = req.autodetailQuery
+        let revoked = try query.optionalBool("revoked")
         let page = try query.pagination()
         let result = try await req.apiKeys.organisationKeys(revoked: revoked, limit: page.limit, offset: page.offset)
         return try JSONResponse.page(result.items.map { APIKeyResponse($0) }, total: result.total)

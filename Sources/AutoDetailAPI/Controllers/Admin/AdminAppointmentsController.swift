@@ -14,7 +14,7 @@ struct AdminAppointmentsController {
 
     /// Paginated, `startIso` ascending then `id`; filters by studio-local day(s), status, phone, search, install.
     @Sendable func list(req: Request) async throws -> Response {
-        let query = QueryReader(req)
+        let query = req.autodetailQuery
         let date = try query.day("date")
         let from = try query.day("from")
         let to = try query.day("to")
@@ -23,7 +23,7 @@ struct AdminAppointmentsController {
         }
         if let from, let to, to < from { throw APIError.invalidParameter("to", "must not be before from") }
         let status = try query.oneOf("status", AppointmentStatus.allCases.map(\.rawValue))
-        let phone = try query.phone("phone")
+        let phone = try query.normalized("phone", ContactNormalization.phone)
         let search = try query.search("search")
         let installID = try query.uuid("installId")
         let page = try query.pagination()
@@ -68,10 +68,10 @@ struct AdminAppointmentsController {
         guard var item = try await req.bookings.appointment(id, scope: .everything) else {
             throw APIError.appointmentNotFound
         }
-        guard body.has("status") || body.has("notes") else { throw APIError.nothingToUpdate }
+        guard body.contains("status") || body.contains("notes") else { throw APIError.nothingToUpdate }
         try body.rejectNull("status")
         let requested = try body.oneOf("status", AppointmentStatus.allCases.map(\.rawValue)).flatMap(AppointmentStatus.init)
-        let notesGiven = body.has("notes")
+        let notesGiven = body.contains("notes")
         let notes = try body.string("notes", max: 500, lines: .multi)
 
         for _ in 0..<3 {

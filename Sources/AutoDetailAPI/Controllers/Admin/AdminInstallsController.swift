@@ -18,7 +18,7 @@ struct AdminInstallsController {
 
     /// Sorted by `lastSeenAt` descending (nulls last), then `createdAt` descending, then `id`.
     @Sendable func list(req: Request) async throws -> Response {
-        let query = QueryReader(req)
+        let query = req.autodetailQuery
         let search = try query.search("search")
         let priority = try query.oneOf("priority", InstallPriority.allCases.map(\.rawValue))
         let page = try query.pagination()

@@ -16,7 +16,7 @@ struct AdminServicesController {
     }
 
     @Sendable func list(req: Request) async throws -> Response {
-        let active = try QueryReader(req).bool("active")
+        let active = try req.autodetailQuery.optionalBool("active")
         return try JSONResponse.make(try await req.services.all(active: active).map(ServiceResponse.init))
     }
 
@@ -47,20 +47,20 @@ struct AdminServicesController {
         let original = try await Self.service(req)
         var service = original
         let fields = ["name", "description", "priceRub", "durationMinutes", "imageUrl", "active"]
-        guard fields.contains(where: body.has) else { throw APIError.nothingToUpdate }
+        guard body.containsAny(of: fields) else { throw APIError.nothingToUpdate }
         try body.rejectNull("name")
         if let name = try body.string("name", min: 2, max: 100) {
             service.name = name
             service.nameNormalized = ServiceRow.normalizedName(name)
-        } else if body.has("name") {
+        } else if body.contains("name") {
             throw APIError.invalidField("name", "must be 2-100 characters")
         }
-        if body.has("description") { service.description = try body.string("description", max: 2000, lines: .multi) ?? "" }
+        if body.contains("description") { service.description = try body.string("description", max: 2000, lines: .multi) ?? "" }
         try body.rejectNull("priceRub")
         if let price = try body.integer("priceRub", range: 0...10_000_000) { service.priceRub = price }
         try body.rejectNull("durationMinutes")
         if let duration = try Self.duration(body) { service.durationMinutes = duration }
-        if body.has("imageUrl") { service.imageUrl = try body.normalized("imageUrl", { ContactNormalization.absoluteURL($0) }) }
+        if body.contains("imageUrl") { service.imageUrl = try body.normalized("imageUrl", { ContactNormalization.absoluteURL($0) }) }
         try body.rejectNull("active")
         if let active = try body.bool("active") { service.active = active }
         if service != original {
@@ -86,7 +86,7 @@ struct AdminServicesController {
     }
 
     /// `durationMinutes`: 15–720 and a multiple of 5.
-    static func duration(_ body: BodyFields) throws -> Int? {
+    static func duration(_ body: FieldReader) throws -> Int? {
         guard let value = try body.integer("durationMinutes", range: 15...720) else { return nil }
         guard value % 5 == 0 else { throw APIError.invalidField("durationMinutes", "must be a multiple of 5") }
         return value

@@ -20,12 +20,12 @@ struct AdminSettingsController {
 
     @Sendable func update(req: Request) async throws -> Response {
         let body = try req.autodetailBody()
-        guard Self.fields.contains(where: body.has) else { throw APIError.nothingToUpdate }
+        guard body.containsAny(of: Self.fields) else { throw APIError.nothingToUpdate }
         if case .object(let days)? = body.object["workingHours"] { try Self.requireDays(days) }
 
         for name in Self.fields { try body.rejectNull(name) }
         let studioName = try body.string("studioName", min: 2, max: 100)
-        if body.has("studioName") && studioName == nil { throw APIError.invalidField("studioName", "must be 2-100 characters") }
+        if body.contains("studioName") && studioName == nil { throw APIError.invalidField("studioName", "must be 2-100 characters") }
         let timezone = try Self.timezone(body)
         let hours = try Self.workingHours(body)
         let step = try body.integer("slotStepMinutes", range: 5...240)
@@ -55,7 +55,7 @@ struct AdminSettingsController {
                 continue
             }
             guard case .object(let hours) = value else { continue }
-            for part in ["open", "close"] where BodyFields.isMissing(hours[part]) {
+            for part in ["open", "close"] where FieldReader.isMissing(hours[part]) {
                 missing.append("workingHours.\(day.rawValue).\(part)")
             }
         }
@@ -63,7 +63,7 @@ struct AdminSettingsController {
     }
 
     /// A tz database identifier (not `Etc/…`) or exactly `UTC`, matched exactly.
-    static func timezone(_ body: BodyFields) throws -> String? {
+    static func timezone(_ body: FieldReader) throws -> String? {
         guard let raw = body.object["timezone"] else { return nil }
         guard case .string(let s) = raw else { throw APIError.invalidField("timezone", "must be a string") }
         let zone = s.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -73,7 +73,7 @@ struct AdminSettingsController {
         return zone
     }
 
-    static func workingHours(_ body: BodyFields) throws -> WeekHours? {
+    static func workingHours(_ body: FieldReader) throws -> WeekHours? {
         guard let raw = body.object["workingHours"] else { return nil }
         guard case .object(let days) = raw else { throw APIError.invalidField("workingHours", "must be an object") }
         var result: [Weekday: DayHours] = [:]
