@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.65.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/JohnSundell/Plot.git", from: "0.14.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -39,13 +40,15 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "AsyncKit", package: "async-kit"),
+                // The OpenAPI documents are YAML in the repository and JSON on the wire.
+                .product(name: "Yams", package: "Yams"),
                 "ObjectStorage",
             ]
         ),
         .target(
             name: "HelpPetAPI",
             dependencies: ["AppCore", "ObjectStorage"],
-            resources: [.copy("Resources/openapi.json")]
+            resources: [.copy("Resources/openapi.yaml")]
         ),
         .target(
             name: "AutoDetailAPI",
@@ -53,7 +56,7 @@ let package = Package(
                 "AppCore", "ObjectStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.copy("Resources/openapi.json")]
+            resources: [.copy("Resources/openapi.yaml")]
         ),
         .target(
             name: "ObjectStorage",
@@ -98,21 +101,29 @@ let package = Package(
                 "WebConsole", "HelpPetWeb", "AutoDetailWeb",
             ]
         ),
+        // What both client kits share: transport with retries, request building, error bodies, JSONValue, private
+        // credential files, file upload/download with progress. Foundation only, like the kits (iOS builds it too).
+        .target(name: "ClientCore"),
+        // What both CLIs share: terminal output, tables, progress bars, --server/--json, error rendering, exit codes.
+        .target(
+            name: "CLISupport",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // Client SDK for the HelpPet API: Foundation only (no Vapor, no NIO), imported unchanged by the iPhone app.
-        .target(name: "HelpPetKit"),
+        .target(name: "HelpPetKit", dependencies: ["ClientCore"]),
         .executableTarget(
             name: "helppet",
             dependencies: [
-                "HelpPetKit",
+                "HelpPetKit", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Client SDK for AutoDetail Hub: Foundation only (no Vapor, no NIO), the seed's models unchanged.
-        .target(name: "AutoDetailKit"),
+        .target(name: "AutoDetailKit", dependencies: ["ClientCore"]),
         .executableTarget(
             name: "autodetail",
             dependencies: [
-                "AutoDetailKit",
+                "AutoDetailKit", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

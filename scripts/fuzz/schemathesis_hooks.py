@@ -18,7 +18,7 @@ prescribes:
 
 Every other failure, and any other status or message on these operations, still fails the run.
 
-What a schema can say is said in the OpenAPI documents instead (scripts/openapi/generate_*.py): lengths, patterns,
+What a schema can say is said in the OpenAPI documents instead (Sources/*API/Resources/openapi.yaml): lengths, patterns,
 formats, enums, ranges, at-least-one-field bodies.
 """
 
