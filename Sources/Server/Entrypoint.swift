@@ -15,6 +15,7 @@ enum Entrypoint {
         let app = try await Application.make(env)
         do {
             try await ServerAssembly.configure(app, noWorker: noWorker)
+            BackupCLI.register(app)
             try await app.execute()
             // SIGTERM/SIGINT: stop accepting and let the requests in flight finish first (Vapor's HTTPServer
             // quiesces, waiting up to its 10 s shutdownTimeout). Vapor itself would stop the server last, after
