@@ -31,26 +31,7 @@ public enum AutoDetailModule {
         app.lifecycle.use(KeyUsageFlushing(recorder: usage))
         let limits = RateLimits(ledger: app.core.attempts, clock: app.core.clock)
 
-        app.get("openapi", "autodetail.json", use: AutoDetailOpenAPIDocument.serve)
-
-        let api = app.grouped("api")
-        let keys = api.grouped(APIKeyAuthMiddleware(installKeysOnly: false, usage: usage))
-        let installs = api.grouped(APIKeyAuthMiddleware(installKeysOnly: true, usage: usage))
-        let admin = api.grouped("admin").grouped(AdminAuthMiddleware())
-
-        PingController(message: config.autodetail.pingMessage).boot(api)
-        KeyAccessController(limits: limits).boot(public: api)
-        ServicesController().boot(public: api)
-        AvailabilityController().boot(public: api)
-        ClientAppointmentsController().boot(keys: keys)
-        PhotosController().boot(keys: keys, admin: admin)
-        InstallController().boot(installs: installs)
-        AdminSessionController(limits: limits).boot(public: api, admin: admin)
-        AdminAPIKeysController().boot(admin: admin)
-        AdminServicesController().boot(admin: admin)
-        AdminAppointmentsController().boot(admin: admin)
-        AdminInstallsController().boot(admin: admin)
-        AdminSettingsController().boot(admin: admin)
+        try routes(app, usage: usage, limits: limits)
     }
 
     /// The first start of this product (contract §8), once per database: admin user and, with `SEED_DEMO_DATA`,

@@ -30,27 +30,7 @@ public enum HelpPetModule {
         (app.objectStore as? LocalObjectStore)?.uploadAdmissions.register(
             UploadIntentAdmission(), forBucket: config.storage.helppetBucket)
 
-        // The legacy client profile's mapping wraps every /api/v1 route (LegacyClientMiddleware).
-        let api = app.grouped("api", "v1").grouped(LegacyClientMiddleware())
-        api.get("health", use: HealthController.liveness)
-        app.get("openapi.json", use: OpenAPIDocument.serve)
-        // `authenticated` admits every valid token; `protected` also refuses PENDING users (signed up, not yet admitted
-        // to a practice), so only the routes registered on `authenticated` are open to them (docs: "Onboarding").
-        let authenticated = api.grouped(BearerAuthMiddleware())
-        let protected = authenticated.grouped(PendingMembershipGate())
-        AuthController().boot(public: api, protected: authenticated)
-        SignupController(ledger: app.core.attempts).boot(public: api)
-        PracticeMembershipController().boot(authenticated: authenticated)
-        PracticeCreationController(selfServiceEnabled: config.selfServicePractices).boot(authenticated: authenticated)
-        DeviceTokensController().boot(routes: authenticated)
-        // `GET /practices` authenticates itself: without a token it is the public practice directory.
-        PracticeDirectoryController(ledger: app.core.attempts).boot(public: api)
-        // Outside the route groups, so it answers before routing and authentication, as an unknown route would.
-        app.middleware.use(PhoneServiceRoutesMiddleware())
-        for controller in controllers {
-            controller.boot(routes: protected)
-        }
-        try legacyUploads(app, config: config).boot(routes: protected)
+        try routes(app, config: config)
     }
 
     /// Contract §2.3: failures per (username, IP), per username and per IP, each blocking for the lockout time.
@@ -118,21 +98,9 @@ public enum HelpPetModule {
         app.core.streamingBodyPaths.register("/api/v1/upload/audio")
         return LegacyAudioUploadController(spoolDirectory: directory, io: io)
     }
-
-    static let controllers: [any HelpPetRouteCollection] = [
-        UsersController(), PracticesController(), AppointmentsController(), DashboardController(),
-        PetOwnersController(), PetsController(), MedicalRecordsController(), VisitTranscriptsController(),
-        AudioUploadController(), VisitRecordingAdminController(), VetAvailabilityController(),
-        PracticeVocabularyController(), VisitAddendaController(),
-    ]
 }
 
 private struct FileIOShutdown: LifecycleHandler {
     let io: StorageFileIO
     func shutdownAsync(_ application: Application) async { await io.shutdown() }
-}
-
-/// A controller of authenticated `/api/v1` routes.
-protocol HelpPetRouteCollection: Sendable {
-    func boot(routes: any RoutesBuilder)
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A validated booking, ready for the capacity check (contract §4.4.1, §4.7.4).
 struct BookingDraft: Sendable {
-    let start: InstantInput
+    let start: ParsedInstant
     let clientName: String
     let phone: String?
     let telegram: String?

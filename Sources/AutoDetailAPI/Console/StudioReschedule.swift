@@ -11,7 +11,7 @@ import Vapor
 package enum StudioReschedule {
     package static func move(_ id: UUID, startIso: String?, request: Request) async throws {
         guard let startIso, !startIso.isEmpty else { throw APIError.badRequest("Missing required fields: startIso") }
-        guard let start = InstantInput(startIso) else {
+        guard let start = ParsedInstant(startIso) else {
             throw APIError.invalidField("startIso", "must be an ISO-8601 date-time with Z or an offset")
         }
         let now = request.now

@@ -5,9 +5,9 @@ import Vapor
 /// `GET /api/client/availability?serviceId=&date=` (contract §4.3, §6): every grid slot of one studio-local date with
 /// its remaining bays and the first reason it cannot be booked. Advisory only: bookings re-check under the lock.
 /// One statement (`BookingStore.availabilityInputs`).
-struct AvailabilityController {
-    func boot(public api: any RoutesBuilder) {
-        api.get("client", "availability", use: availability)
+struct AvailabilityController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("client", "availability", use: availability)
     }
 
     @Sendable func availability(req: Request) async throws -> Response {

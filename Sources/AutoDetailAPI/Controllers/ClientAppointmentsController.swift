@@ -5,17 +5,17 @@ import Vapor
 /// The client's appointments (contract §4.4): book, list own, show, cancel. Every route needs an API key; a key sees
 /// the appointments it created, an organisation key with `fullAccess` every appointment (§2.8) — applied inside the
 /// stores' SQL (`KeyCaller.scope`).
-struct ClientAppointmentsController {
-    func boot(keys: any RoutesBuilder) {
-        keys.jsonRoute(.POST, "client", "appointments", use: create)
-        keys.get("client", "appointments", use: list)
-        keys.get("client", "appointments", ":appointmentId", use: show)
-        keys.on(.POST, "client", "appointments", ":appointmentId", "cancel", use: cancel)
+struct ClientAppointmentsController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.jsonRoute(.POST, "client", "appointments", use: create)
+        routes.get("client", "appointments", use: list)
+        routes.get("client", "appointments", ":appointmentId", use: show)
+        routes.on(.POST, "client", "appointments", ":appointmentId", "cancel", use: cancel)
     }
 
     @Sendable func create(req: Request) async throws -> Response {
         let caller = try req.keyCaller
-        let input = try BookingInput.parse(try req.autodetailBody(), admin: false, req: req)
+        let input = try BookingRequest.parse(try req.autodetailBody(), admin: false, req: req)
         let service = try await input.resolveService(req.services)
         let draft = input.draft(
             service: service, source: caller.kind == .ios ? .ios : .api, installID: caller.installID,

@@ -3,12 +3,12 @@ import Foundation
 import Vapor
 
 /// The app installation's own profile and messages (contract §4.6); install keys only.
-struct InstallController {
-    func boot(installs: any RoutesBuilder) {
-        installs.get("ios", "profile", use: profile)
-        installs.jsonRoute(.POST, "ios", "profile", use: replaceProfile)
-        installs.get("ios", "messages", use: messages)
-        installs.on(.POST, "ios", "messages", ":messageId", "read", use: markRead)
+struct InstallController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("ios", "profile", use: profile)
+        routes.jsonRoute(.POST, "ios", "profile", use: replaceProfile)
+        routes.get("ios", "messages", use: messages)
+        routes.on(.POST, "ios", "messages", ":messageId", "read", use: markRead)
     }
 
     static func install(_ req: Request) async throws -> InstallRecord {

@@ -3,13 +3,13 @@ import Foundation
 import Vapor
 
 /// `POST /api/auth/validate-key` (§4.1.1) and `POST /api/ios/init` (§4.1.2): public and rate-limited per client IP.
-struct KeyAccessController {
+struct KeyAccessController: RouteCollection {
     let limits: RateLimits
 
-    func boot(public api: any RoutesBuilder) {
-        api.grouped(ValidityFlagMiddleware()).grouped(RateLimitMiddleware(rule: RateLimits.validateKey, ledger: limits.ledger))
+    func boot(routes: any RoutesBuilder) throws {
+        routes.grouped(ValidityFlagMiddleware()).grouped(RateLimitMiddleware(rule: RateLimits.validateKey, ledger: limits.ledger))
             .jsonRoute(.POST, "auth", "validate-key", use: validateKey)
-        api.grouped(RateLimitMiddleware(rule: RateLimits.installInit, ledger: limits.ledger))
+        routes.grouped(RateLimitMiddleware(rule: RateLimits.installInit, ledger: limits.ledger))
             .on(.POST, "ios", "init", use: initInstall)
     }
 

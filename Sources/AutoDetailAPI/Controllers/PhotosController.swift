@@ -4,16 +4,14 @@ import Vapor
 
 /// Photos (contract §4.5, §4.7.4, §7): presign → PUT to the presigned URL → link. Refs are bound to the appointment
 /// and kind they were issued for; objects are checked with HEAD before the link transaction.
-struct PhotosController {
+struct PhotosController: RouteCollection {
     static let maxPerKind = 30
     static let maxRefsPerLink = 10
 
-    func boot(keys: any RoutesBuilder, admin: any RoutesBuilder) {
-        keys.jsonRoute(.POST, "uploads", "presign") { try await Self.presign($0, admin: false) }
-        keys.jsonRoute(.POST, "client", "appointments", ":appointmentId", "photos") { try await Self.link($0, admin: false) }
-        admin.jsonRoute(.POST, "uploads", "presign") { try await Self.presign($0, admin: true) }
-        admin.jsonRoute(.POST, "appointments", ":appointmentId", "photos") { try await Self.link($0, admin: true) }
-        admin.on(.DELETE, "appointments", ":appointmentId", "photos", ":photoId", use: Self.deletePhoto)
+    /// The app's side (any key); the console's side is `AdminPhotosController`, over the same handlers.
+    func boot(routes: any RoutesBuilder) throws {
+        routes.jsonRoute(.POST, "uploads", "presign") { try await Self.presign($0, admin: false) }
+        routes.jsonRoute(.POST, "client", "appointments", ":appointmentId", "photos") { try await Self.link($0, admin: false) }
     }
 
     // MARK: Presign

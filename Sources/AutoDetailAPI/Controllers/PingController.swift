@@ -2,11 +2,11 @@ import AppCore
 import Vapor
 
 /// `GET /api/ping` → `{"message": PING_MESSAGE}` (contract §4.8).
-struct PingController {
+struct PingController: RouteCollection {
     let message: String
 
-    func boot(_ api: any RoutesBuilder) {
+    func boot(routes: any RoutesBuilder) throws {
         let message = self.message
-        api.get("ping") { _ async throws -> Response in try JSONResponse.make(["message": message]) }
+        routes.get("ping") { _ async throws -> Response in try JSONResponse.make(["message": message]) }
     }
 }

@@ -3,10 +3,10 @@ import Foundation
 import Vapor
 
 /// The public catalogue (contract §4.2): active services only, `Cache-Control: public, max-age=300`.
-struct ServicesController {
-    func boot(public api: any RoutesBuilder) {
-        api.get("client", "services", use: list)
-        api.get("client", "services", ":serviceId", use: show)
+struct ServicesController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("client", "services", use: list)
+        routes.get("client", "services", ":serviceId", use: show)
     }
 
     static let cacheHeaders: HTTPHeaders = ["Cache-Control": "public, max-age=300"]

@@ -4,8 +4,8 @@ import Foundation
 import Vapor
 
 /// Appointments: reads, creation and the two lists. Updates and cancellation live in `+Update`.
-struct AppointmentsController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct AppointmentsController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         let appointments = routes.grouped("appointments")
         appointments.post(use: create)
         appointments.get(":appointment_id", use: show)

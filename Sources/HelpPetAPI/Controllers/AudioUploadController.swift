@@ -7,8 +7,8 @@ import Vapor
 
 /// The v2 recording flow of seed 002 (contract §4.10): initiate for one pet, upload straight to storage with the
 /// presigned POST, complete, play back. One recording, one upload, one visit per pet.
-struct AudioUploadController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct AudioUploadController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         let audio = routes.grouped("visit-transcripts", "audio")
         audio.post("upload", "initiate", use: initiate)
         audio.post("upload", "complete", ":visit_id", use: complete)

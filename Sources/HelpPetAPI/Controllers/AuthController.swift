@@ -3,12 +3,10 @@ import Fluent
 import Foundation
 import Vapor
 
-/// `POST /auth/token` (OAuth2 password form or JSON) and `GET /auth/me`.
-struct AuthController {
-
-    func boot(public routes: any RoutesBuilder, protected: any RoutesBuilder) {
+/// `POST /auth/token` (OAuth2 password form or JSON), public; the signed-in user is `CurrentUserController`.
+struct AuthController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         routes.post("auth", "token", use: login)
-        protected.get("auth", "me", use: me)
     }
 
     @Sendable func login(req: Request) async throws -> Response {
@@ -40,13 +38,6 @@ struct AuthController {
             subject: user.id!.lowercased, version: user.tokenVersion, now: req.core.clock.now())
         return try JSONResponse.make(
             LoginResponse(access_token: token, token_type: "bearer", expires_in: TokenService.lifetimeSeconds))
-    }
-
-    @Sendable func me(req: Request) async throws -> Response {
-        let caller = try req.caller
-        // The user may have changed within the cache's second; the full row is read (not a hot path).
-        let user = try await UserStore.callerUser(caller, on: req.db)
-        return try JSONResponse.make(UserResponse(user, petOwnerID: caller.petOwnerID))
     }
 
     /// Absent or empty → `{field} is required`; a JSON non-string → `{field} must be a string`.

@@ -4,8 +4,8 @@ import Vapor
 
 /// A vet's schedule for one practice-local day: `/dashboard/vet/{id}` (with stats) and `/today` (seed 003's
 /// DashboardResponse, the screen the iOS app opens with).
-struct DashboardController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct DashboardController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         let dashboard = routes.grouped("dashboard", "vet", ":vet_user_id")
         dashboard.get(use: schedule)
         dashboard.get("today", use: today)

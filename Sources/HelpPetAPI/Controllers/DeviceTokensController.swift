@@ -6,8 +6,8 @@ import Vapor
 
 /// APNs device tokens of the caller (any role): register (idempotent; a token moves to the last user who registers
 /// it), unregister, list. Pushes are not sent here; see NotificationOutbox.
-struct DeviceTokensController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct DeviceTokensController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         let tokens = routes.grouped("device-tokens")
         tokens.get(use: list)
         tokens.post("register", use: register)

@@ -8,11 +8,11 @@ import Vapor
 /// `POST /api/v1/upload/audio` (seed 000): one multipart upload per pet of an appointment, stored by the server.
 /// Every check, the duplicate check included, happens before anything reaches object storage (R13), and of N
 /// parallel uploads for one (appointment, pet) exactly one is stored (R21).
-struct LegacyAudioUploadController: HelpPetRouteCollection {
+struct LegacyAudioUploadController: RouteCollection {
     let spoolDirectory: URL
     let io: StorageFileIO
 
-    func boot(routes: any RoutesBuilder) {
+    func boot(routes: any RoutesBuilder) throws {
         routes.on(.POST, "upload", "audio", body: .stream, use: upload)
     }
 

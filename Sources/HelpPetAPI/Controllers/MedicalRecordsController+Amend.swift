@@ -13,8 +13,8 @@ extension MedicalRecordsController {
         try caller.requireStaff()
         let id = try req.pathID("record_id", .medicalRecord)
         let fields = try req.jsonObject()
-        let input = try MedicalRecordInput(fields, creating: false)
-        guard fields.containsAny(of: MedicalRecordInput.updatableKeys) else {
+        let input = try MedicalRecordRequest(fields, creating: false)
+        guard fields.containsAny(of: MedicalRecordRequest.updatableKeys) else {
             throw APIError.badRequest("At least one updatable field is required")
         }
         let old = try await Visibility.medicalRecord(id, for: caller, on: req.db)

@@ -10,7 +10,7 @@ extension MedicalRecordsController {
         try caller.requireStaff()
         let fields = try req.jsonObject()
         let petID = try fields.requiredUUID("pet_id", kind: .pet)
-        let input = try MedicalRecordInput(fields, creating: true)
+        let input = try MedicalRecordRequest(fields, creating: true)
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
         let pet = try await Visibility.pet(petID, for: caller, on: req.db)
         let practice = try await PracticeResolution.forPet(pet, requested: requestedPractice, caller: caller, on: req.db)

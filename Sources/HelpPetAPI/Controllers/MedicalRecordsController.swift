@@ -4,8 +4,8 @@ import Foundation
 import Vapor
 
 /// Medical records: versioned and immutable. Reads here, the first version in `+Create`, amendments in `+Amend`.
-struct MedicalRecordsController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct MedicalRecordsController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         let records = routes.grouped("medical-records")
         records.post(use: create)
         records.get("pet", ":pet_id", use: listForPet)

@@ -5,8 +5,8 @@ import Vapor
 
 /// Pet owners (clients). Listing, creating and changing are staff actions; an owner may read their own record.
 /// The practice association endpoint lives in `+Practices`.
-struct PetOwnersController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct PetOwnersController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         // `/pet_owners` is an alias of every `/pet-owners` route, sub-paths included (§1.2).
         for prefix in ["pet-owners", "pet_owners"] {
             let owners = routes.grouped(.constant(prefix))
@@ -65,7 +65,7 @@ struct PetOwnersController: HelpPetRouteCollection {
         let caller = try req.caller
         try caller.requireStaff()
         let fields = try req.jsonObject()
-        let input = try PetOwnerInput(fields, creating: true)
+        let input = try PetOwnerRequest(fields, creating: true)
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
         let practice = try await PracticeResolution.withoutPet(requested: requestedPractice, caller: caller, on: req.db)
 
@@ -92,8 +92,8 @@ struct PetOwnersController: HelpPetRouteCollection {
         try caller.requireStaff()
         let id = try req.pathID("owner_id", .petOwner)
         let fields = try req.jsonObject()
-        let input = try PetOwnerInput(fields, creating: false)
-        guard fields.containsAny(of: PetOwnerInput.updatableKeys) else {
+        let input = try PetOwnerRequest(fields, creating: false)
+        guard fields.containsAny(of: PetOwnerRequest.updatableKeys) else {
             throw APIError.badRequest("At least one updatable field is required")
         }
         let owner = try await Visibility.petOwner(id, for: caller, on: req.db)

@@ -12,7 +12,7 @@ extension PetsController {
         let fields = try req.jsonObject()
         let ownerID = try fields.requiredUUID("owner_id", kind: .petOwner)
         let now = req.now
-        let input = try PetInput(fields, creating: true, todayUTC: Self.dayInUTC(now))
+        let input = try PetRequest(fields, creating: true, todayUTC: Self.dayInUTC(now))
         let owner = try await Visibility.petOwner(ownerID, for: caller, on: req.db)
         if let chip = input.microchipNumber.valueIfPresent {
             try await Self.requireMicrochipFree(chip, excluding: nil, on: req.db)
@@ -43,8 +43,8 @@ extension PetsController {
         let id = try req.pathID("pet_id", .pet)
         let fields = try req.jsonObject()
         let now = req.now
-        let input = try PetInput(fields, creating: false, todayUTC: Self.dayInUTC(now))
-        guard fields.containsAny(of: PetInput.updatableKeys) else {
+        let input = try PetRequest(fields, creating: false, todayUTC: Self.dayInUTC(now))
+        guard fields.containsAny(of: PetRequest.updatableKeys) else {
             throw APIError.badRequest("At least one updatable field is required")
         }
         let pet = try await Visibility.pet(id, for: caller, on: req.db)

@@ -5,8 +5,8 @@ import Vapor
 
 /// Pets: read by every role within its visibility; created, changed and deactivated by staff (`+Write`).
 /// Pets are never deleted, so their appointments, visits and records stay readable.
-struct PetsController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct PetsController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         let pets = routes.grouped("pets")
         pets.post(use: create)
         pets.get(":pet_id", use: show)

@@ -5,8 +5,8 @@ import Vapor
 /// A practice's own clinic terms for the transcription engine (issue 18): read and replaced by ADMIN and by the
 /// practice's staff (VET, VET_STAFF); another practice is a 404 as everywhere, a pet owner 403. The worker adds the
 /// terms to the decoder's hotwords and to the corrector's lexicon for that practice's recordings.
-struct PracticeVocabularyController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct PracticeVocabularyController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         let vocabulary = routes.grouped("practices", ":practice_id", "vocabulary")
         vocabulary.get(use: show)
         vocabulary.put(use: replace)
@@ -20,7 +20,7 @@ struct PracticeVocabularyController: HelpPetRouteCollection {
 
     @Sendable func replace(req: Request) async throws -> Response {
         let practiceID = try await Self.practice(of: req)
-        let input = try PracticeVocabularyInput(try req.jsonObject())
+        let input = try PracticeVocabularyRequest(try req.jsonObject())
         try await PracticeVocabularyStore.replace(
             practiceID: practiceID, terms: input.terms, by: try req.caller.id, at: req.now, on: req.db)
         let row = try await PracticeVocabularyStore.find(practiceID: practiceID, on: req.db)

@@ -4,8 +4,8 @@ import Foundation
 import Vapor
 
 /// The users API (ADMIN only).
-struct UsersController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct UsersController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         let users = routes.grouped("users")
         users.get(use: list)
         users.post(use: create)

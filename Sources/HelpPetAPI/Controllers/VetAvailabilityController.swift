@@ -7,10 +7,10 @@ import Vapor
 /// A vet's availability windows (the iPhone app's work-schedule screen, `scheduling-unix` in the original backend):
 /// stored as UTC instants and listed for the windows that overlap one local day of a given zone
 /// (docs/iphone-app-compatibility.md). Staff only; a member manages the vets of their own practice, ADMIN every vet.
-struct VetAvailabilityController: HelpPetRouteCollection {
+struct VetAvailabilityController: RouteCollection {
     /// One path parameter name for the three routes below: the router cannot tell two names at one position apart.
     /// It is the vet's id for GET and the window's id for PUT and DELETE (as in the app's calls).
-    func boot(routes: any RoutesBuilder) {
+    func boot(routes: any RoutesBuilder) throws {
         let availability = routes.grouped("scheduling-unix", "vet-availability")
         availability.post(use: create)
         availability.get(":id", use: listForDay)
@@ -54,7 +54,7 @@ struct VetAvailabilityController: HelpPetRouteCollection {
         let fields = try req.jsonObject()
         let vetID = try fields.requiredUUID("vet_user_id", kind: .vetUser)
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice, nullable: true).valueIfPresent
-        let input = try VetAvailabilityInput(fields, creating: true)
+        let input = try VetAvailabilityRequest(fields, creating: true)
         let (_, practice) = try await Self.vet(vetID, for: caller, on: req.db)
         if let requestedPractice, requestedPractice != practice.id {
             throw APIError.badRequest("practice_id must be the vet's practice")
@@ -84,8 +84,8 @@ struct VetAvailabilityController: HelpPetRouteCollection {
         let id = try req.pathID("id", .availability)
         let fields = try req.jsonObject()
         try fields.requireUnchanged("id", current: id.lowercased)
-        let input = try VetAvailabilityInput(fields, creating: false)
-        guard fields.containsAny(of: VetAvailabilityInput.updatableKeys) else {
+        let input = try VetAvailabilityRequest(fields, creating: false)
+        guard fields.containsAny(of: VetAvailabilityRequest.updatableKeys) else {
             throw APIError.badRequest("At least one updatable field is required")
         }
         let now = req.now
@@ -96,7 +96,7 @@ struct VetAvailabilityController: HelpPetRouteCollection {
             if let start = input.startAt { window.setIfChanged(\.startAt, start) }
             if let end = input.endAt { window.setIfChanged(\.endAt, end) }
             guard window.endAt > window.startAt else { throw APIError.badRequest("end_at must be after start_at") }
-            try VetAvailabilityInput.checkLength(from: window.startAt, to: window.endAt)
+            try VetAvailabilityRequest.checkLength(from: window.startAt, to: window.endAt)
             if let type = input.availabilityType { window.setIfChanged(\.availabilityType, type.rawValue) }
             window.setIfChanged(\.notes, input.notes.applied(to: window.notes))
             if let isActive = input.isActive { window.setIfChanged(\.isActive, isActive) }

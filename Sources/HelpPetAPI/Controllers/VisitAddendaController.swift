@@ -6,8 +6,8 @@ import Vapor
 /// `POST/GET /visit-transcripts/{visit_id}/addenda` (issue 18): corrections of an approved note, append-only. Staff
 /// of the visit's practice (and ADMIN) write them; everyone who may read the visit reads them (a pet owner only
 /// once the note is approved, which is the only time addenda exist).
-struct VisitAddendaController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct VisitAddendaController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         let addenda = routes.grouped("visit-transcripts", ":visit_id", "addenda")
         addenda.post(use: create)
         addenda.get(use: list)

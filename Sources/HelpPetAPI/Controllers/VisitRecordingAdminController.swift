@@ -6,8 +6,8 @@ import Vapor
 
 /// `POST /visit-transcripts/{id}/transcribe` (transcribe again) and `DELETE /visit-transcripts/{id}` (ADMIN):
 /// the visit endpoints that touch stored audio.
-struct VisitRecordingAdminController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct VisitRecordingAdminController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         let visits = routes.grouped("visit-transcripts")
         visits.post(":visit_id", "transcribe", use: transcribe)
         visits.delete(":visit_id", use: delete)

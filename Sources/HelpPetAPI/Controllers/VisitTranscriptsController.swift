@@ -5,8 +5,8 @@ import Vapor
 
 /// Visit transcripts (one pet's visit each): reads and lists here, the manual create in `+Create`, the staff edit
 /// in `+Update`. The audio flows live elsewhere.
-struct VisitTranscriptsController: HelpPetRouteCollection {
-    func boot(routes: any RoutesBuilder) {
+struct VisitTranscriptsController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         let visits = routes.grouped("visit-transcripts")
         visits.post(use: create)
         visits.get("pet", ":pet_id", use: listForPet)

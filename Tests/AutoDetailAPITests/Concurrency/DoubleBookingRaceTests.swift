@@ -109,13 +109,13 @@ import Testing
                 .PUT, "/api/admin/settings", bearer: pair.admin, body: Data(#"{"capacity": 1}"#.utf8))
             #expect(settings.status == .ok, "\(settings)")
             let start = try await pair.freeSlot()
-            let later = WireTime.format(try #require(InstantInput(start)).date.addingTimeInterval(1800))
+            let later = WireTime.format(try #require(ParsedInstant(start)).date.addingTimeInterval(1800))
             let pairResults = try await Self.parallel(2) { i in try await pair.book(i, start: i == 0 ? start : later) }
             #expect(pairResults.filter { $0.status == .created }.count == 1, "\(pairResults.map(\.status.code))")
             #expect(pairResults.filter { $0.status == .conflict }.count == 1)
 
-            let nextStart = WireTime.format(try #require(InstantInput(start)).date.addingTimeInterval(3 * 3600))
-            let nextLater = WireTime.format(try #require(InstantInput(nextStart)).date.addingTimeInterval(1800))
+            let nextStart = WireTime.format(try #require(ParsedInstant(start)).date.addingTimeInterval(3 * 3600))
+            let nextLater = WireTime.format(try #require(ParsedInstant(nextStart)).date.addingTimeInterval(1800))
             let results = try await Self.parallel(12) { i in try await pair.book(i, start: i % 4 < 2 ? nextStart : nextLater) }
             #expect(results.filter { $0.status == .created }.count == 1, "\(results.map(\.status.code))")
             #expect(results.filter { $0.status == .conflict }.count == 11)

@@ -14,7 +14,7 @@ import Testing
         ("2025-03-14T08:00:00.123456789Z", "2025-03-14T08:00:00Z", true),
     ])
     func acceptedInstants(input: String, instant: String, fraction: Bool) throws {
-        let parsed = try #require(InstantInput(input))
+        let parsed = try #require(ParsedInstant(input))
         #expect(WireTime.format(parsed.date) == instant)
         #expect(parsed.hasFraction == fraction)
     }
@@ -25,7 +25,7 @@ import Testing
         "2025-03-14T08:00:00.1234567890Z", "2025-03-14T24:00:00Z", "",
     ])
     func refusedInstants(input: String) {
-        #expect(InstantInput(input) == nil)
+        #expect(ParsedInstant(input) == nil)
     }
 
     @Test(arguments: [

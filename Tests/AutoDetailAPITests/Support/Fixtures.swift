@@ -11,7 +11,7 @@ enum Fixture {
     static let exampleNow = instant("2025-03-14T06:40:00Z")
     static let exampleDay = CalendarDay("2025-03-14")!
 
-    static func instant(_ text: String) -> Date { InstantInput(text)!.date }
+    static func instant(_ text: String) -> Date { ParsedInstant(text)!.date }
 
     static func clock(_ text: String = "2025-03-14T06:40:00Z") -> ManualClock { ManualClock(instant(text)) }
 

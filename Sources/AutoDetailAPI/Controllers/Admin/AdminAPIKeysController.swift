@@ -3,14 +3,14 @@ import Foundation
 import Vapor
 
 /// Organisation keys (contract §4.7.2): created by the admin, shown once, revocable, usage tracked.
-struct AdminAPIKeysController {
+struct AdminAPIKeysController: RouteCollection {
     static let notFound = APIError.notFound("API key not found")
 
-    func boot(admin: any RoutesBuilder) {
-        admin.get("api-keys", use: list)
-        admin.jsonRoute(.POST, "api-keys", use: create)
-        admin.get("api-keys", ":keyId", use: show)
-        admin.on(.DELETE, "api-keys", ":keyId", use: revoke)
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("api-keys", use: list)
+        routes.jsonRoute(.POST, "api-keys", use: create)
+        routes.get("api-keys", ":keyId", use: show)
+        routes.on(.DELETE, "api-keys", ":keyId", use: revoke)
     }
 
     /// Newest first; optional `revoked=true|false`.

@@ -4,12 +4,12 @@ import Vapor
 
 /// Appointments in the console (contract §4.7.4): every appointment, the admin representation (with `installId`
 /// and photo `mismatch`), bookings with the admin slot rules (§6 rule 16), and status changes by the §5 table.
-struct AdminAppointmentsController {
-    func boot(admin: any RoutesBuilder) {
-        admin.get("appointments", use: list)
-        admin.jsonRoute(.POST, "appointments", use: create)
-        admin.get("appointments", ":appointmentId", use: show)
-        admin.jsonRoute(.PUT, "appointments", ":appointmentId", use: update)
+struct AdminAppointmentsController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("appointments", use: list)
+        routes.jsonRoute(.POST, "appointments", use: create)
+        routes.get("appointments", ":appointmentId", use: show)
+        routes.jsonRoute(.PUT, "appointments", ":appointmentId", use: update)
     }
 
     /// Paginated, `startIso` ascending then `id`; filters by studio-local day(s), status, phone, search, install.
@@ -51,7 +51,7 @@ struct AdminAppointmentsController {
 
     @Sendable func create(req: Request) async throws -> Response {
         let caller = try req.adminCaller
-        let input = try BookingInput.parse(try req.autodetailBody(), admin: true, req: req)
+        let input = try BookingRequest.parse(try req.autodetailBody(), admin: true, req: req)
         let service = try await input.resolveService(req.services)
         let draft = input.draft(
             service: service, source: .admin, installID: nil, createdByKeyID: nil, credentialID: caller.userID,

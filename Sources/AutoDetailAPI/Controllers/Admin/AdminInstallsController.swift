@@ -4,16 +4,16 @@ import Vapor
 
 /// App installations in the console (contract §4.7.5): list with search, stats, details with messages, priority
 /// (blocking), messages, delete (revokes the key).
-struct AdminInstallsController {
+struct AdminInstallsController: RouteCollection {
     static let notFound = APIError.notFound("iOS user not found")
 
-    func boot(admin: any RoutesBuilder) {
-        admin.get("ios-users", use: list)
-        admin.get("ios-users", "stats", use: stats)
-        admin.get("ios-users", ":installId", use: show)
-        admin.on(.DELETE, "ios-users", ":installId", use: delete)
-        admin.jsonRoute(.PUT, "ios-users", ":installId", "priority", use: setPriority)
-        admin.jsonRoute(.POST, "ios-users", ":installId", "message", use: sendMessage)
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("ios-users", use: list)
+        routes.get("ios-users", "stats", use: stats)
+        routes.get("ios-users", ":installId", use: show)
+        routes.on(.DELETE, "ios-users", ":installId", use: delete)
+        routes.jsonRoute(.PUT, "ios-users", ":installId", "priority", use: setPriority)
+        routes.jsonRoute(.POST, "ios-users", ":installId", "message", use: sendMessage)
     }
 
     /// Sorted by `lastSeenAt` descending (nulls last), then `createdAt` descending, then `id`.

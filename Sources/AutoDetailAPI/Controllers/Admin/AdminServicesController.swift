@@ -4,15 +4,15 @@ import Vapor
 
 /// The service catalogue in the console (contract §4.7.3): active and inactive services, soft delete, names unique
 /// among active services (enforced by a partial unique index; a clash answers 409).
-struct AdminServicesController {
+struct AdminServicesController: RouteCollection {
     static let nameClash = APIError.conflict("A service with this name already exists")
 
-    func boot(admin: any RoutesBuilder) {
-        admin.get("services", use: list)
-        admin.jsonRoute(.POST, "services", use: create)
-        admin.get("services", ":serviceId", use: show)
-        admin.jsonRoute(.PUT, "services", ":serviceId", use: update)
-        admin.on(.DELETE, "services", ":serviceId", use: softDelete)
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("services", use: list)
+        routes.jsonRoute(.POST, "services", use: create)
+        routes.get("services", ":serviceId", use: show)
+        routes.jsonRoute(.PUT, "services", ":serviceId", use: update)
+        routes.on(.DELETE, "services", ":serviceId", use: softDelete)
     }
 
     @Sendable func list(req: Request) async throws -> Response {

@@ -2,40 +2,11 @@ import AppCore
 import Foundation
 import Vapor
 
-/// Console sessions (contract §4.7.1): login (rate-limited, §2.7), logout, password change.
-struct AdminSessionController {
-    static var tokenLifetime: Int { AdminSignIn.tokenLifetime }
-
-    let limits: RateLimits
-
-    func boot(public api: any RoutesBuilder, admin: any RoutesBuilder) {
-        api.grouped(RateLimitMiddleware(rule: RateLimits.loginPerIP, ledger: limits.ledger))
-            .jsonRoute(.POST, "admin", "login", use: login)
-        admin.on(.POST, "logout", use: logout)
-        admin.jsonRoute(.POST, "password", use: changePassword)
-    }
-
-    @Sendable func login(req: Request) async throws -> Response {
-        let body = try req.autodetailBody()
-        try body.requireAll(["username", "password"])
-        guard case .string(let rawUsername)? = body.object["username"] else {
-            throw APIError.invalidField("username", "must be a string")
-        }
-        let username = rawUsername.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let password = try body.password("password", max: 128)!
-
-        let user: AdminUserRecord
-        switch try await AdminSignIn.check(username: username, password: password, request: req) {
-        case .refused(let wait):
-            try await req.countedRateLimit?.forget(on: req)
-            throw APIError.tooManyRequests(wait)
-        case .failed:
-            throw APIError(.unauthorized, "Invalid username or password")
-        case .succeeded(let account):
-            user = account
-        }
-        let (token, expiresAt) = try await AdminSignIn.startSession(user, request: req)
-        return try JSONResponse.make(AdminLoginResponse(token: token, expiresIn: Self.tokenLifetime, expiresAt: expiresAt))
+/// A signed-in console session (contract §4.7.1): logout and password change. Signing in is `AdminLoginController`.
+struct AdminSessionController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.on(.POST, "logout", use: logout)
+        routes.jsonRoute(.POST, "password", use: changePassword)
     }
 
     @Sendable func logout(req: Request) async throws -> Response {

@@ -4,14 +4,14 @@ import Vapor
 
 /// Studio settings (contract §3.2, §4.7.6): partial at the top level; `workingHours` replaces all seven days. The
 /// update runs under the booking lock, so a booking never sees half-applied settings.
-struct AdminSettingsController {
+struct AdminSettingsController: RouteCollection {
     static let fields = [
         "studioName", "timezone", "workingHours", "slotStepMinutes", "capacity", "bookingWindowDays", "leadTimeMinutes",
     ]
 
-    func boot(admin: any RoutesBuilder) {
-        admin.get("settings", use: show)
-        admin.jsonRoute(.PUT, "settings", use: update)
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("settings", use: show)
+        routes.jsonRoute(.PUT, "settings", use: update)
     }
 
     @Sendable func show(req: Request) async throws -> Response {

@@ -6,8 +6,8 @@ import Vapor
 
 /// The body of `POST /api/client/appointments` (§4.4.1) and `POST /api/admin/appointments` (§4.7.4), validated in
 /// the contract's order: missing fields, each field in table order, the `Idempotency-Key` header, then the service.
-struct BookingInput: Sendable {
-    let start: InstantInput
+struct BookingRequest: Sendable {
+    let start: ParsedInstant
     let clientName: String
     let phone: String?
     let carMake: String?
@@ -19,7 +19,7 @@ struct BookingInput: Sendable {
     let status: AppointmentStatus
     let idempotencyKey: String?
 
-    static func parse(_ body: FieldReader, admin: Bool, req: Request) throws -> BookingInput {
+    static func parse(_ body: FieldReader, admin: Bool, req: Request) throws -> BookingRequest {
         var missing = (admin ? ["startIso", "clientName"] : ["startIso", "clientName", "phone", "carMake", "carPlate"])
             .filter { FieldReader.isMissing(body.object[$0]) }
         if FieldReader.isMissing(body.object["serviceName"]) && FieldReader.isMissing(body.object["serviceId"]) {
@@ -30,7 +30,7 @@ struct BookingInput: Sendable {
         guard case .string(let startText)? = body.object["startIso"] else {
             throw APIError.invalidField("startIso", "must be a string")
         }
-        guard let start = InstantInput(startText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard let start = ParsedInstant(startText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw APIError.invalidField("startIso", "must be an ISO-8601 date-time with Z or an offset")
         }
         let clientName = try body.string("clientName", min: 2, max: 100)!
@@ -43,7 +43,7 @@ struct BookingInput: Sendable {
         let telegram = try body.normalized("telegram", ContactNormalization.telegram)
         var status = AppointmentStatus.new
         if admin, let raw = try body.oneOf("status", ["new", "confirmed"]) { status = AppointmentStatus(rawValue: raw)! }
-        return BookingInput(
+        return BookingRequest(
             start: start, clientName: clientName, phone: phone, carMake: carMake, carPlate: carPlate,
             serviceName: serviceName, serviceID: serviceID, notes: notes, telegram: telegram, status: status,
             idempotencyKey: try Self.idempotencyKey(req))

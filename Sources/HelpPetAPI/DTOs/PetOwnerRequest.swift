@@ -3,7 +3,7 @@ import Foundation
 
 /// The validated body of a pet-owner create or update, in the contract's field order, plus the iPhone app's fields
 /// (`full_name` instead of the two name parts, the contact preferences). `""` for an optional text clears it.
-struct PetOwnerInput {
+struct PetOwnerRequest {
     static let updatableKeys = [
         "first_name", "last_name", "email", "phone", "address",
         "full_name", "secondary_phone", "emergency_contact", "preferred_communication", "notifications_enabled",

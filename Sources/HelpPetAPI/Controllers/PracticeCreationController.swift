@@ -7,7 +7,7 @@ import Vapor
 /// practice they work at when the server allows self-service practices (`HELPPET_SELF_SERVICE_PRACTICES`, default off),
 /// and becomes its first member and its `admin_user_id` in the same transaction. Members and pet owners keep the
 /// contract's 403. Registered outside PendingMembershipGate, which would refuse the pending user.
-struct PracticeCreationController: Sendable {
+struct PracticeCreationController: RouteCollection {
     /// The app's create-practice form has no time zone; a self-service practice starts in UTC until an ADMIN sets its
     /// zone (`PUT /practices/{id}`). An ADMIN's create keeps requiring it.
     static let defaultSelfServiceZone = "UTC"
@@ -16,7 +16,7 @@ struct PracticeCreationController: Sendable {
 
     let selfServiceEnabled: Bool
 
-    func boot(authenticated routes: any RoutesBuilder) {
+    func boot(routes: any RoutesBuilder) throws {
         routes.post("practices", use: create)
     }
 
@@ -30,7 +30,7 @@ struct PracticeCreationController: Sendable {
         guard selfServiceEnabled else { throw Self.disabled }
         var object = try req.jsonObject().object
         if object["timezone"] == nil { object["timezone"] = .string(Self.defaultSelfServiceZone) }
-        let input = try PracticeInput(FieldReader(object), creating: true)
+        let input = try PracticeRequest(FieldReader(object), creating: true)
 
         let now = req.now
         let practice = Practice()

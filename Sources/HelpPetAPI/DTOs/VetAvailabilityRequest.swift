@@ -3,7 +3,7 @@ import Foundation
 
 /// The validated body of a vet-availability create or update (the app's `VetAvailabilityCreateRequest` and
 /// `VetAvailabilityUpdateRequest`: nil optionals are omitted, `start_at`/`end_at` are ISO-8601 datetimes).
-struct VetAvailabilityInput {
+struct VetAvailabilityRequest {
     static let updatableKeys = ["start_at", "end_at", "availability_type", "notes", "is_active"]
     /// A window may cover a vacation, not a season: at most 31 days.
     static let maxLength: TimeInterval = 31 * 86_400

@@ -7,7 +7,7 @@ import Vapor
 /// full_name, role}`. The account is active but PENDING: it belongs to no practice and sees no practice's data until an
 /// ADMIN admits it (docs/iphone-app-compatibility.md, "Onboarding"). The answer is the user plus a bearer token,
 /// because the app's next call (`PUT /auth/me/practice`) is authenticated with the `access_token` it keeps from here.
-struct SignupController: Sendable {
+struct SignupController: RouteCollection {
     /// 10 signups per hour per client IP, successful or not (a failed one still costs a bcrypt hash or reveals
     /// whether a name is taken). Counted in the shared attempt ledger like the practice directory.
     static let perIP = AttemptRule(name: "helppet.signup", limit: 10, window: 3600)
@@ -17,7 +17,7 @@ struct SignupController: Sendable {
 
     let ledger: any AttemptLedger
 
-    func boot(public routes: any RoutesBuilder) {
+    func boot(routes: any RoutesBuilder) throws {
         routes.post("auth", "signup", use: signup)
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// The contract's input grammar for instants (§1.3): `YYYY-MM-DDTHH:MM:SS`, optional `.` and 1–9 digits, then `Z`
 /// or `±HH:MM`; `T` and `Z` upper case; a real date.
-struct InstantInput: Sendable, Equatable {
+struct ParsedInstant: Sendable, Equatable {
     /// The instant, truncated to whole seconds.
     let date: Date
     /// True when the fractional part is present and not zero (such an instant never equals a slot start).

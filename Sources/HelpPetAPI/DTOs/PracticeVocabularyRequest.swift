@@ -6,7 +6,7 @@ import Foundation
 /// A term is what a vet says: 2 to 60 of Latin letters (with accents), digits, spaces and `- ' . / +`, not starting or
 /// ending with a space. The rule is exact rather than forgiving (no trimming) so the OpenAPI pattern states it
 /// precisely. A repeat (ignoring case) is dropped; the first spelling wins.
-struct PracticeVocabularyInput {
+struct PracticeVocabularyRequest {
     static let maxTerms = 200
     static let termLength = 2...60
 

@@ -6,8 +6,8 @@ import Vapor
 /// `PUT /auth/me/practice {practice_id}`: the app's "join a practice" step. Asking never grants access: the practice is
 /// recorded as the PENDING user's request, and an ADMIN admits them with `PUT /users/{id}` (`practice_id`, optionally
 /// `role`). `practice_id: null` withdraws the request. Registered outside PendingMembershipGate.
-struct PracticeMembershipController: Sendable {
-    func boot(authenticated routes: any RoutesBuilder) {
+struct PracticeMembershipController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
         routes.put("auth", "me", "practice", use: requestMembership)
     }
 

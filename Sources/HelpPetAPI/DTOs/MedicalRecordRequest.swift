@@ -4,7 +4,7 @@ import Foundation
 /// The validated body of a medical-record create or amendment, in the contract's field order (`pet_id` before it
 /// and `practice_id` after it are read by the create handler), then the iPhone app's fields and aliases
 /// (docs/iphone-app-compatibility.md).
-struct MedicalRecordInput {
+struct MedicalRecordRequest {
     static let updatableKeys = [
         "record_type", "title", "description", "diagnosis", "treatment_plan", "medications", "notes", "follow_up_date",
         "treatment", "visit_date", "follow_up_required", "veterinarian_name", "clinic_name", "weight", "temperature",

@@ -3,7 +3,7 @@ import Foundation
 
 /// The validated body of a pet create or update, in the contract's field order (`owner_id` is read by the caller
 /// first on create and is immutable afterwards).
-struct PetInput {
+struct PetRequest {
     static let updatableKeys = [
         "name", "species", "breed", "color", "gender", "date_of_birth", "weight", "microchip_number", "allergies",
         "registration_date", "is_active",

@@ -7,14 +7,14 @@ import Vapor
 /// belongs to a practice (docs/iphone-app-compatibility.md). It shows only what a clinic publishes anyway (id/uuid,
 /// name, address, phone, email) of active practices, and is rate-limited per client IP. With an `Authorization`
 /// header the request is authenticated as everywhere else and answered by PracticesController's list, unchanged.
-struct PracticeDirectoryController: Sendable {
+struct PracticeDirectoryController: RouteCollection {
     /// 60 directory requests per minute per client IP: the app asks once per search screen. Counted in the shared
     /// attempt ledger, so N API nodes on one PostgreSQL allow 60 in total.
     static let perIP = AttemptRule(name: "helppet.practice_directory", limit: 60, window: 60)
 
     let ledger: any AttemptLedger
 
-    func boot(public routes: any RoutesBuilder) {
+    func boot(routes: any RoutesBuilder) throws {
         routes.get("practices", use: list)
     }
 
