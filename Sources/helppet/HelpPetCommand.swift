@@ -1,12 +1,7 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import HelpPetKit
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `helppet`: the HelpPet vet app for a terminal, built on HelpPetKit.
 ///
@@ -32,78 +27,13 @@ struct HelpPetCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Parses, runs, and maps every outcome to the documented exit codes.
+    /// Parses, runs, and maps every outcome to the documented exit codes (see ``CommandLineMain``).
     static func main() async {
-        let status: Int32
-        do {
-            var command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-            status = 0
-        } catch let error as HelpPetError {
-            Terminal.error(CLIMessages.describe(error))
-            status = 1
-        } catch let error as CLIFailure {
-            Terminal.error(error.message)
-            status = 1
-        } catch let error as ExitCode {
-            status = error.rawValue
-        } catch {
-            if exitCode(for: error) == .success {
-                // --help, --version
-                print(fullMessage(for: error))
-                status = 0
-            } else {
-                Terminal.note(fullMessage(for: error))
-                status = 2
-            }
-        }
-        Terminal.flush()
-        #if canImport(Glibc)
-            Glibc.exit(status)
-        #else
-            Darwin.exit(status)
-        #endif
+        await CommandLineMain.run(Self.self) { error in (error as? HelpPetError).map(CLIMessages.describe) }
     }
 }
 
-/// Lets the global options come before the subcommand (`helppet --json today`, `helppet --server URL login`): the
-/// options that precede the first subcommand word are moved to the end (before a `--`, if any), where every
-/// subcommand accepts them.
-func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
-    var leading: [String] = []
-    var index = 0
-    while index < arguments.count {
-        let argument = arguments[index]
-        if argument == "--json" || argument.hasPrefix("--server=") {
-            leading.append(argument)
-            index += 1
-        } else if argument == "--server", index + 1 < arguments.count {
-            leading += [argument, arguments[index + 1]]
-            index += 2
-        } else {
-            break
-        }
-    }
-    guard !leading.isEmpty, index < arguments.count else { return arguments }
-    var rest = Array(arguments[index...])
-    if let separator = rest.firstIndex(of: "--") {
-        rest.insert(contentsOf: leading, at: separator)
-    } else {
-        rest += leading
-    }
-    return rest
-}
-
-/// A runtime failure that is not an API error (a local file, a timeout): exit code 1.
-struct CLIFailure: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
-}
-
+/// The kit's errors in words, with what to run next where the answer is obvious.
 enum CLIMessages {
     static func describe(_ error: HelpPetError) -> String {
         switch error {

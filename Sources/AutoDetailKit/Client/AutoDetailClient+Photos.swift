@@ -1,3 +1,4 @@
+import ClientCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -72,31 +73,28 @@ extension AutoDetailClient {
         // The store refuses uploads without Content-Length (no chunked bodies), whatever was signed.
         request.setValue(String(size), forHTTPHeaderField: "Content-Length")
 
-        var attempt = 1
-        while true {
+        return try await configuration.retryPolicy.run { attempt in
             progress?(UploadProgress(bytesSent: 0, totalBytes: size, attempt: attempt))
-            let currentAttempt = attempt
-            let result: FileUpload.Result
+            let result: TransferResult
             do {
-                result = try await FileUpload.run(request, file: file, timeout: configuration.uploadTimeout) { sent, _ in
-                    progress?(UploadProgress(bytesSent: min(sent, size), totalBytes: size, attempt: currentAttempt))
+                result = try await FileTransfer.run(
+                    request, mode: .upload(fromFile: file), timeout: configuration.uploadTimeout,
+                    maxBufferedBody: 65_536  // only small S3 XML error bodies are expected
+                ) { sent, _ in
+                    progress?(UploadProgress(bytesSent: min(sent, size), totalBytes: size, attempt: attempt))
                 }
             } catch {
-                let mapped = AutoDetailError.fromTransport(error)
-                try await pauseOrThrow(mapped, attempt: attempt, retryAfter: nil)
-                attempt += 1
-                continue
+                return .retryable(AutoDetailError.fromTransport(error), retryAfter: nil)
             }
             let status = result.response.statusCode
             if (200..<300).contains(status) {
                 progress?(UploadProgress(bytesSent: size, totalBytes: size, attempt: attempt))
-                return presigned.ref
+                return .success(presigned.ref)
             }
             let error = AutoDetailError.fromStorageResponse(status: status, body: result.body)
-            if attempt > 1, case .storage(403, "AccessDenied", _) = error { return presigned.ref }
+            if attempt > 1, case .storage(403, "AccessDenied", _) = error { return .success(presigned.ref) }
             let retryAfter = result.response.value(forHTTPHeaderField: "Retry-After").flatMap(TimeInterval.init)
-            try await pauseOrThrow(error, attempt: attempt, retryAfter: retryAfter)
-            attempt += 1
+            return .retryable(error, retryAfter: retryAfter)
         }
     }
 
@@ -114,22 +112,17 @@ extension AutoDetailClient {
     /// Downloads a photo's signed `url` into memory (photos are at most 15 MiB). Retried like a GET.
     public func downloadPhoto(_ photo: Photo) async throws(AutoDetailError) -> Data {
         guard let url = URL(string: photo.url) else { throw .decoding("photo URL \(photo.url)") }
-        var attempt = 1
-        while true {
+        return try await configuration.retryPolicy.run { _ in
             do {
                 var request = URLRequest(url: url)
                 request.timeoutInterval = configuration.uploadTimeout
                 let (data, response) = try await URLSession.shared.data(for: request)
                 guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-                if http.statusCode == 200 { return data }
-                let error = AutoDetailError.fromStorageResponse(status: http.statusCode, body: data)
-                try await pauseOrThrow(error, attempt: attempt, retryAfter: nil)
-            } catch let error as AutoDetailError {
-                throw error
+                if http.statusCode == 200 { return .success(data) }
+                return .retryable(AutoDetailError.fromStorageResponse(status: http.statusCode, body: data), retryAfter: nil)
             } catch {
-                try await pauseOrThrow(AutoDetailError.fromTransport(error), attempt: attempt, retryAfter: nil)
+                return .retryable(AutoDetailError.fromTransport(error), retryAfter: nil)
             }
-            attempt += 1
         }
     }
 

@@ -1,3 +1,4 @@
+import ClientCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -62,11 +63,7 @@ public actor AutoDetailClient {
         self.baseURL = baseURL
         self.credentialStore = credentialStore
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.urlCache = nil
-        session = URLSession(configuration: sessionConfiguration)
+        session = APIRequestBuilding.makeSession(requestTimeout: configuration.requestTimeout)
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -101,48 +98,19 @@ public actor AutoDetailClient {
     }
 
     func perform<Response>(_ request: Request<Response>) async throws(AutoDetailError) -> (Data, HTTPURLResponse) {
-        let urlRequest = try await makeURLRequest(request)
-        var attempt = 1
-        while true {
-            let data: Data
-            let http: HTTPURLResponse
-            do {
-                let (body, response) = try await session.data(for: urlRequest)
-                guard let response = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-                (data, http) = (body, response)
-            } catch {
-                let mapped = AutoDetailError.fromTransport(error)
-                guard request.isRetryable else { throw mapped }
-                try await pauseOrThrow(mapped, attempt: attempt, retryAfter: nil)
-                attempt += 1
-                continue
-            }
-            if (200..<300).contains(http.statusCode) { return (data, http) }
-            let retryAfter = http.value(forHTTPHeaderField: "Retry-After")
-            let error = AutoDetailError.fromAPIResponse(status: http.statusCode, body: data, retryAfterHeader: retryAfter)
-            guard request.isRetryable else { throw error }
-            try await pauseOrThrow(error, attempt: attempt, retryAfter: retryAfter.flatMap(TimeInterval.init))
-            attempt += 1
+        let hooks = APIExchangeHooks<AutoDetailError> { status, body, response in
+            AutoDetailError.fromAPIResponse(
+                status: status, body: body, retryAfterHeader: response.value(forHTTPHeaderField: "Retry-After"))
         }
-    }
-
-    /// Throws `error` unless it may be retried and attempts remain; otherwise sleeps the backoff pause.
-    func pauseOrThrow(_ error: AutoDetailError, attempt: Int, retryAfter: TimeInterval?) async throws(AutoDetailError) {
-        guard attempt < configuration.retryPolicy.maxAttempts, RetryPolicy.isRetryable(error) else { throw error }
-        let delay = configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)
-        do {
-            try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-        } catch {
-            throw .cancelled
-        }
+        return try await performAPIExchange(
+            makeURLRequest(request), on: session, isRetryable: request.isRetryable, policy: configuration.retryPolicy,
+            hooks: hooks)
     }
 
     func makeURLRequest<Response>(_ request: Request<Response>) async throws(AutoDetailError) -> URLRequest {
-        var urlRequest = URLRequest(url: try url(path: request.path, query: request.query))
-        urlRequest.httpMethod = request.method.rawValue
-        urlRequest.timeoutInterval = configuration.requestTimeout
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
-        urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+        var urlRequest = APIRequestBuilding.request(
+            url: try url(path: request.path, query: request.query), method: request.method,
+            timeout: configuration.requestTimeout, userAgent: configuration.userAgent)
         if let body = request.body {
             urlRequest.httpBody = body
             urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -167,10 +135,7 @@ public actor AutoDetailClient {
 
     /// `baseURL` + `path` (+ query).
     func url(path: String, query: [(String, String)] = []) throws(AutoDetailError) -> URL {
-        var base = baseURL.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        var text = base + (path.hasPrefix("/") ? path : "/" + path)
-        if !query.isEmpty { text += "?" + PercentEncoding.query(query) }
+        let text = APIRequestBuilding.urlText(base: baseURL, path: path, query: query)
         guard let url = URL(string: text) else { throw .invalid(message: "Invalid URL: \(text)") }
         return url
     }

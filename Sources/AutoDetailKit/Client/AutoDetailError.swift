@@ -1,3 +1,4 @@
+import ClientCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -36,38 +37,30 @@ public enum AutoDetailError: Error, Sendable, Hashable {
     case cancelled
 
     /// The HTTP status the server answered, if the error came from an HTTP response.
-    public var httpStatus: Int? {
-        switch self {
-        case .unauthorized: return 401
-        case .forbidden: return 403
-        case .notFound: return 404
-        case .conflict: return 409
-        case .invalid: return 400
-        case .rateLimited: return 429
-        case let .server(status, _), let .storage(status, _, _): return status
-        default: return nil
-        }
-    }
+    public var httpStatus: Int? { common.httpStatus }
 }
 
 extension AutoDetailError: LocalizedError, CustomStringConvertible {
     public var errorDescription: String? { description }
 
     /// A one-line message for people.
-    public var description: String {
+    public var description: String { common.description }
+
+    /// This error as the kind of failure both kits share (status and wording live in ClientCore).
+    var common: CommonFailure {
         switch self {
-        case let .unauthorized(message): return "Unauthorized: \(message)"
-        case let .forbidden(message): return "Forbidden: \(message)"
-        case let .notFound(message), let .conflict(message), let .invalid(message): return message
-        case let .rateLimited(retryAfter):
-            if let retryAfter { return "Too many requests; try again in \(Int(retryAfter.rounded(.up))) seconds." }
-            return "Too many requests; try again later."
-        case let .server(status, message): return "Server error \(status): \(message)"
-        case let .storage(status, code, message): return "Storage refused the request (\(status) \(code)): \(message)"
-        case let .transport(message): return "Network error: \(message)"
-        case let .decoding(message): return "Unexpected response: \(message)"
-        case let .file(path, reason): return "\(path): \(reason)"
-        case .cancelled: return "Cancelled."
+        case let .unauthorized(message): return .unauthorized(message)
+        case let .forbidden(message): return .forbidden(message)
+        case let .notFound(message): return .refused(status: 404, message)
+        case let .conflict(message): return .refused(status: 409, message)
+        case let .invalid(message): return .refused(status: 400, message)
+        case let .rateLimited(retryAfter): return .rateLimited(retryAfter: retryAfter, noun: "requests")
+        case let .server(status, message): return .server(status: status, message)
+        case let .storage(status, code, message): return .storage(status: status, code: code, message: message)
+        case let .transport(message): return .transport(message)
+        case let .decoding(message): return .decoding(message)
+        case let .file(path, reason): return .file(path: path, reason: reason)
+        case .cancelled: return .cancelled
         }
     }
 }
@@ -75,10 +68,7 @@ extension AutoDetailError: LocalizedError, CustomStringConvertible {
 extension AutoDetailError {
     /// Maps a non-2xx API answer (`{"error": ...}`) to a typed error.
     static func fromAPIResponse(status: Int, body: Data, retryAfterHeader: String?) -> AutoDetailError {
-        let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
-        let message = (object?["error"] as? String)
-            ?? String(data: body.prefix(500), encoding: .utf8).flatMap { $0.isEmpty ? nil : $0 }
-            ?? HTTPURLResponse.localizedString(forStatusCode: status)
+        let message = ErrorResponses.message(in: body, field: "error", status: status)
         switch status {
         case 400, 413, 415, 422: return .invalid(message: message)
         case 401: return .unauthorized(message: message)
@@ -92,31 +82,18 @@ extension AutoDetailError {
 
     /// Maps a non-2xx answer of object storage (S3 XML error body).
     static func fromStorageResponse(status: Int, body: Data) -> AutoDetailError {
-        let text = String(data: body.prefix(4096), encoding: .utf8) ?? ""
-        let code = xmlElement("Code", in: text) ?? HTTPURLResponse.localizedString(forStatusCode: status)
-        let message = xmlElement("Message", in: text) ?? text
+        let (code, message) = ErrorResponses.storageError(status: status, body: body)
         return .storage(status: status, code: code, message: message)
     }
 
-    /// Maps an error thrown by `URLSession`.
-    static func fromTransport(_ error: any Error) -> AutoDetailError {
+    /// Maps an error thrown by `URLSession` or a file upload.
+    package static func fromTransport(_ error: any Error) -> AutoDetailError {
         if let error = error as? AutoDetailError { return error }
-        if error is CancellationError { return .cancelled }
-        if let urlError = error as? URLError {
-            return urlError.code == .cancelled ? .cancelled : .transport(message: urlError.localizedDescription)
+        if let error = error as? LocalFileError { return .file(path: error.path, reason: error.reason) }
+        switch TransportFailure(error) {
+        case .cancelled: return .cancelled
+        case let .network(_, message): return .transport(message: message)
+        case let .other(error): return .transport(message: (error as NSError).localizedDescription)
         }
-        let nsError = error as NSError
-        if nsError.domain == NSURLErrorDomain, nsError.code == URLError.cancelled.rawValue { return .cancelled }
-        return .transport(message: nsError.localizedDescription)
-    }
-
-    private static func xmlElement(_ name: String, in text: String) -> String? {
-        guard let open = text.range(of: "<\(name)>"),
-            let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex)
-        else { return nil }
-        return String(text[open.upperBound..<close.lowerBound])
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
     }
 }

@@ -1,12 +1,5 @@
+import ClientCore
 import Foundation
-
-/// HTTP methods of the AutoDetail Hub API.
-public enum HTTPMethod: String, Sendable {
-    case get = "GET"
-    case post = "POST"
-    case put = "PUT"
-    case delete = "DELETE"
-}
 
 /// Which credential a request carries.
 public enum Authentication: Sendable, Hashable {
@@ -63,29 +56,5 @@ public struct Request<Response: Decodable & Sendable>: Sendable {
             throw .invalid(message: "Cannot encode the request body: \(error)")
         }
         self.init(method: method, path: path, query: query, body: data, authentication: authentication, headers: headers)
-    }
-}
-
-/// The answer of requests without a body (204) or whose body is ignored.
-public struct EmptyResponse: Decodable, Sendable, Hashable {
-    public init() {}
-    public init(from decoder: any Decoder) throws {}
-}
-
-/// Strict percent-encoding for path segments and queries: everything but `A–Z a–z 0–9 - . _ ~`, so an id or a
-/// phone number (`+`) can never change the meaning of a URL.
-enum PercentEncoding {
-    static let unreserved: CharacterSet = {
-        var set = CharacterSet()
-        set.insert(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return set
-    }()
-
-    static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-    }
-
-    static func query(_ fields: [(String, String)]) -> String {
-        fields.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
     }
 }

@@ -1,3 +1,4 @@
+import ClientCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -99,40 +100,30 @@ extension HelpPetClient {
         request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
         request.timeoutInterval = configuration.transferTimeout
 
-        let maxAttempts = configuration.retryPolicy.maxAttempts
-        var attempt = 1
-        while true {
+        return try await configuration.retryPolicy.run(willPause: storagePauseHook(.storageUpload)) { attempt in
             var attemptRequest = request
-            let currentAttempt = attempt
-            let error: HelpPetError
             do {
                 try await delegateWillSend(&attemptRequest, kind: .storageUpload, attempt: attempt)
-                progress?(TransferProgress(bytesTransferred: 0, totalBytes: size, attempt: currentAttempt))
-                let result = try await Transfer.run(
+                progress?(TransferProgress(bytesTransferred: 0, totalBytes: size, attempt: attempt))
+                let result = try await FileTransfer.run(
                     attemptRequest, mode: .upload(fromFile: body.url), timeout: configuration.transferTimeout
                 ) { sent, _ in
                     progress?(
                         TransferProgress(
-                            bytesTransferred: body.contentBytes(forBodyBytes: sent), totalBytes: size,
-                            attempt: currentAttempt))
+                            bytesTransferred: body.contentBytes(forBodyBytes: sent), totalBytes: size, attempt: attempt))
                 }
                 let status = result.response.statusCode
                 if (200..<300).contains(status) {
-                    progress?(TransferProgress(bytesTransferred: size, totalBytes: size, attempt: currentAttempt))
-                    return .uploaded
+                    progress?(TransferProgress(bytesTransferred: size, totalBytes: size, attempt: attempt))
+                    return .success(.uploaded)
                 }
-                error = HelpPetError.fromStorageResponse(status: status, body: result.body)
+                let error = HelpPetError.fromStorageResponse(status: status, body: result.body)
+                // Write-once store: on a retry, AccessDenied means an earlier attempt's object is already there.
+                if attempt > 1, case let .storage(403, code, _) = error, code == "AccessDenied" { return .success(.alreadyStored) }
+                return .retryable(error, retryAfter: nil)
             } catch {
-                let mapped = HelpPetError.fromTransport(error)
-                if mapped == .cancelled { throw mapped }
-                try await pauseOrThrow(mapped, kind: .storageUpload, attempt: attempt, maxAttempts: maxAttempts, retryAfter: nil)
-                attempt += 1
-                continue
+                return .retryable(HelpPetError.fromTransport(error), retryAfter: nil)
             }
-            // Write-once store: on a retry, AccessDenied means an earlier attempt's object is already there.
-            if attempt > 1, case let .storage(403, code, _) = error, code == "AccessDenied" { return .alreadyStored }
-            try await pauseOrThrow(error, kind: .storageUpload, attempt: attempt, maxAttempts: maxAttempts, retryAfter: nil)
-            attempt += 1
         }
     }
 
@@ -182,35 +173,28 @@ extension HelpPetClient {
         request.httpMethod = "GET"
         request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
         request.timeoutInterval = configuration.transferTimeout
-        let maxAttempts = configuration.retryPolicy.maxAttempts
-        var attempt = 1
-        while true {
+        try await configuration.retryPolicy.run(willPause: storagePauseHook(.storageDownload)) { attempt in
             var attemptRequest = request
-            let currentAttempt = attempt
-            let error: HelpPetError
             do {
                 try await delegateWillSend(&attemptRequest, kind: .storageDownload, attempt: attempt)
-                let result = try await Transfer.run(
+                let result = try await FileTransfer.run(
                     attemptRequest, mode: .download(toFile: destination), timeout: configuration.transferTimeout
                 ) { received, expected in
                     progress?(
-                        TransferProgress(
-                            bytesTransferred: received, totalBytes: expected > 0 ? expected : nil, attempt: currentAttempt))
+                        TransferProgress(bytesTransferred: received, totalBytes: expected > 0 ? expected : nil, attempt: attempt))
                 }
                 let status = result.response.statusCode
-                if (200..<300).contains(status) { return }
-                error = HelpPetError.fromStorageResponse(status: status, body: result.body)
+                if (200..<300).contains(status) { return .success(()) }
+                return .retryable(HelpPetError.fromStorageResponse(status: status, body: result.body), retryAfter: nil)
             } catch {
-                let mapped = HelpPetError.fromTransport(error)
-                if mapped == .cancelled { throw mapped }
-                if case .file = mapped { throw mapped }
-                try await pauseOrThrow(mapped, kind: .storageDownload, attempt: attempt, maxAttempts: maxAttempts, retryAfter: nil)
-                attempt += 1
-                continue
+                return .retryable(HelpPetError.fromTransport(error), retryAfter: nil)
             }
-            try await pauseOrThrow(error, kind: .storageDownload, attempt: attempt, maxAttempts: maxAttempts, retryAfter: nil)
-            attempt += 1
         }
+    }
+
+    /// The retry hook of storage transfers: tells the delegate about the pause.
+    private func storagePauseHook(_ kind: RequestKind) -> (HelpPetError, Int, TimeInterval) async -> Void {
+        { error, attempt, delay in await self.delegateWillRetry(kind, after: error, attempt: attempt, delay: delay) }
     }
 
     // MARK: Legacy multipart upload (seed 000)
@@ -243,7 +227,7 @@ extension HelpPetClient {
         try await delegateWillSend(&request, kind: .api, attempt: 1)
         let result: TransferResult
         do {
-            result = try await Transfer.run(request, mode: .upload(fromFile: body.url), timeout: configuration.transferTimeout) {
+            result = try await FileTransfer.run(request, mode: .upload(fromFile: body.url), timeout: configuration.transferTimeout) {
                 sent, _ in
                 progress?(TransferProgress(bytesTransferred: body.contentBytes(forBodyBytes: sent), totalBytes: size, attempt: 1))
             }

@@ -1,3 +1,4 @@
+import ClientCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -63,11 +64,7 @@ public actor HelpPetClient {
         self.tokenStore = tokenStore
         self.configuration = configuration
         self.delegate = delegate
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.urlCache = nil
-        session = URLSession(configuration: sessionConfiguration)
+        session = APIRequestBuilding.makeSession(requestTimeout: configuration.requestTimeout)
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -91,67 +88,32 @@ public actor HelpPetClient {
     }
 
     func perform<Response>(_ request: Request<Response>) async throws(HelpPetError) -> (Data, HTTPURLResponse) {
-        let urlRequest = try await makeURLRequest(request)
-        let maxAttempts = configuration.retryPolicy.maxAttempts
-        var attempt = 1
-        while true {
-            var attemptRequest = urlRequest
-            do {
-                try await delegate?.client(self, willSend: &attemptRequest, kind: .api, attempt: attempt)
-            } catch {
-                throw HelpPetError.fromTransport(error)
-            }
-            let data: Data
-            let http: HTTPURLResponse
-            do {
-                let (body, response) = try await session.data(for: attemptRequest)
-                guard let response = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-                (data, http) = (body, response)
-            } catch {
-                let mapped = HelpPetError.fromTransport(error)
-                // A refused connection never reached the server, so even a POST may be sent again.
-                guard request.isRetryable || Self.neverReachedServer(mapped) else { throw mapped }
-                try await pauseOrThrow(mapped, kind: .api, attempt: attempt, maxAttempts: maxAttempts, retryAfter: nil)
-                attempt += 1
-                continue
-            }
-            if (200..<300).contains(http.statusCode) { return (data, http) }
-            let error = HelpPetError.fromAPIResponse(status: http.statusCode, body: data, headers: http)
-            if case .unauthorized = error { await delegate?.client(self, didReceiveUnauthorized: error) }
-            guard request.isRetryable else { throw error }
-            let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap(TimeInterval.init)
-            try await pauseOrThrow(error, kind: .api, attempt: attempt, maxAttempts: maxAttempts, retryAfter: retryAfter)
-            attempt += 1
+        var hooks = APIExchangeHooks<HelpPetError> { status, body, response in
+            let error = HelpPetError.fromAPIResponse(status: status, body: body, headers: response)
+            if case .unauthorized = error { await self.delegate?.client(self, didReceiveUnauthorized: error) }
+            return error
         }
+        hooks.willSend = { request, attempt in try await self.delegateWillSend(&request, kind: .api, attempt: attempt) }
+        // A refused connection never reached the server, so even a POST may be sent again.
+        hooks.neverReachedServer = { error in
+            if case let .transport(code, _) = error, code == .cannotConnectToHost { return true }
+            return false
+        }
+        hooks.willPause = { error, attempt, delay in await self.delegateWillRetry(.api, after: error, attempt: attempt, delay: delay) }
+        return try await performAPIExchange(
+            makeURLRequest(request), on: session, isRetryable: request.isRetryable, policy: configuration.retryPolicy,
+            hooks: hooks)
     }
 
-    /// Throws `error` unless it is retryable and attempts remain; otherwise sleeps the backoff delay.
-    func pauseOrThrow(
-        _ error: HelpPetError, kind: RequestKind, attempt: Int, maxAttempts: Int, retryAfter: TimeInterval?
-    ) async throws(HelpPetError) {
-        guard attempt < maxAttempts, RetryPolicy.isRetryable(error) else { throw error }
-        let delay = configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)
+    /// Tells the delegate a retry of `kind` is about to pause.
+    func delegateWillRetry(_ kind: RequestKind, after error: HelpPetError, attempt: Int, delay: TimeInterval) async {
         await delegate?.client(self, willRetry: kind, after: error, attempt: attempt, delay: delay)
-        do {
-            try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-        } catch {
-            throw .cancelled
-        }
-    }
-
-    /// True for errors that prove the request never reached the server (the connection was refused), after which
-    /// even a non-idempotent request may be sent again.
-    static func neverReachedServer(_ error: HelpPetError) -> Bool {
-        if case let .transport(code, _) = error, code == .cannotConnectToHost { return true }
-        return false
     }
 
     func makeURLRequest<Response>(_ request: Request<Response>) async throws(HelpPetError) -> URLRequest {
-        var urlRequest = URLRequest(url: try url(path: request.path, query: request.query))
-        urlRequest.httpMethod = request.method.rawValue
-        urlRequest.timeoutInterval = configuration.requestTimeout
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
-        urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+        var urlRequest = APIRequestBuilding.request(
+            url: try url(path: request.path, query: request.query), method: request.method,
+            timeout: configuration.requestTimeout, userAgent: configuration.userAgent)
         switch request.body {
         case let .json(data):
             urlRequest.httpBody = data
@@ -170,10 +132,7 @@ public actor HelpPetClient {
 
     /// `baseURL` + `path` (+ query).
     func url(path: String, query: [(String, String)] = []) throws(HelpPetError) -> URL {
-        var base = baseURL.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        var text = base + (path.hasPrefix("/") ? path : "/" + path)
-        if !query.isEmpty { text += "?" + PercentEncoding.form(query) }
+        let text = APIRequestBuilding.urlText(base: baseURL, path: path, query: query)
         guard let url = URL(string: text) else { throw .invalid(detail: "Invalid URL: \(text)") }
         return url
     }

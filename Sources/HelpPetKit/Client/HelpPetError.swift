@@ -1,3 +1,4 @@
+import ClientCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -44,45 +45,35 @@ public enum HelpPetError: Error, Sendable, Hashable {
     case cancelled
 
     /// The HTTP status the server answered, if the error came from an HTTP response.
-    public var httpStatus: Int? {
-        switch self {
-        case .unauthorized: return 401
-        case .forbidden: return 403
-        case .notFound: return 404
-        case .duplicateRecording, .uploadInProgress, .conflict: return 409
-        case .petNotInAppointment, .invalid: return 400
-        case .rateLimited: return 429
-        case let .server(status, _), let .storage(status, _, _): return status
-        default: return nil
-        }
-    }
+    public var httpStatus: Int? { common.httpStatus }
 }
 
 extension HelpPetError: LocalizedError, CustomStringConvertible {
     /// A one-line message for people.
     public var errorDescription: String? { description }
 
-    public var description: String {
+    public var description: String { common.description }
+
+    /// This error as the kind of failure both kits share (status and wording live in ClientCore).
+    var common: CommonFailure {
         switch self {
-        case let .unauthorized(detail): return "Unauthorized: \(detail)"
-        case let .forbidden(detail): return "Forbidden: \(detail)"
-        case let .notFound(detail): return detail
+        case let .unauthorized(detail): return .unauthorized(detail)
+        case let .forbidden(detail): return .forbidden(detail)
+        case let .notFound(detail): return .refused(status: 404, detail)
         case let .duplicateRecording(id):
-            return "A recording already exists for this pet (visit \(id)). Replace it or keep the existing one."
-        case let .uploadInProgress(id): return "Another upload for this pet is in progress (visit \(id)); try again later."
-        case let .petNotInAppointment(detail): return detail
-        case let .invalid(detail): return detail
-        case let .conflict(detail): return detail
-        case let .rateLimited(retryAfter):
-            if let retryAfter { return "Too many attempts; try again in \(Int(retryAfter.rounded(.up))) seconds." }
-            return "Too many attempts; try again later."
-        case let .server(status, detail): return "Server error \(status): \(detail)"
-        case .uploadURLExpired: return "The upload URL has expired."
-        case let .storage(status, code, message): return "Storage refused the request (\(status) \(code)): \(message)"
-        case let .transport(_, message): return "Network error: \(message)"
-        case let .decoding(message): return "Unexpected response: \(message)"
-        case let .file(path, reason): return "\(path): \(reason)"
-        case .cancelled: return "Cancelled."
+            return .refused(status: 409, "A recording already exists for this pet (visit \(id)). Replace it or keep the existing one.")
+        case let .uploadInProgress(id):
+            return .refused(status: 409, "Another upload for this pet is in progress (visit \(id)); try again later.")
+        case let .petNotInAppointment(detail), let .invalid(detail): return .refused(status: 400, detail)
+        case let .conflict(detail): return .refused(status: 409, detail)
+        case let .rateLimited(retryAfter): return .rateLimited(retryAfter: retryAfter, noun: "attempts")
+        case let .server(status, detail): return .server(status: status, detail)
+        case .uploadURLExpired: return .local("The upload URL has expired.")
+        case let .storage(status, code, message): return .storage(status: status, code: code, message: message)
+        case let .transport(_, message): return .transport(message)
+        case let .decoding(message): return .decoding(message)
+        case let .file(path, reason): return .file(path: path, reason: reason)
+        case .cancelled: return .cancelled
         }
     }
 }
@@ -91,9 +82,7 @@ extension HelpPetError {
     /// Maps a non-2xx API response (`{"detail": ...}` body) to a typed error.
     static func fromAPIResponse(status: Int, body: Data, headers: HTTPURLResponse?) -> HelpPetError {
         let json = try? JSONDecoder().decode(JSONValue.self, from: body)
-        let detail = json?["detail"]?.stringValue
-            ?? String(data: body.prefix(500), encoding: .utf8).flatMap { $0.isEmpty ? nil : $0 }
-            ?? HTTPURLResponse.localizedString(forStatusCode: status)
+        let detail = ErrorResponses.message(in: body, json: json, field: "detail", status: status)
         switch status {
         case 400:
             if detail.contains("is not associated with appointment") { return .petNotInAppointment(detail: detail) }
@@ -119,9 +108,7 @@ extension HelpPetError {
 
     /// Maps a non-2xx answer of object storage (S3-style XML error body) to a typed error.
     static func fromStorageResponse(status: Int, body: Data) -> HelpPetError {
-        let text = String(data: body.prefix(4096), encoding: .utf8) ?? ""
-        let code = xmlElement("Code", in: text) ?? HTTPURLResponse.localizedString(forStatusCode: status)
-        let message = xmlElement("Message", in: text) ?? text
+        let (code, message) = ErrorResponses.storageError(status: status, body: body)
         if status == 403, code == "AccessDenied",
            message.localizedCaseInsensitiveContains("Policy expired")
             || message.localizedCaseInsensitiveContains("Request has expired")
@@ -131,36 +118,20 @@ extension HelpPetError {
         return .storage(status: status, code: code, message: message)
     }
 
-    /// Maps an error thrown by `URLSession`.
-    static func fromTransport(_ error: any Error) -> HelpPetError {
+    /// Maps an error thrown by `URLSession`, a file transfer or a delegate hook.
+    package static func fromTransport(_ error: any Error) -> HelpPetError {
         if let error = error as? HelpPetError { return error }
-        if error is CancellationError { return .cancelled }
-        if let urlError = error as? URLError {
-            if urlError.code == .cancelled { return .cancelled }
-            return .transport(code: urlError.code, message: urlError.localizedDescription)
+        if let error = error as? LocalFileError { return .file(path: error.path, reason: error.reason) }
+        switch TransportFailure(error) {
+        case .cancelled: return .cancelled
+        case let .network(code, message): return .transport(code: code, message: message)
+        case let .other(error): return .transport(code: nil, message: String(describing: error))
         }
-        let nsError = error as NSError
-        if nsError.domain == NSURLErrorDomain {
-            let code = URLError.Code(rawValue: nsError.code)
-            if code == .cancelled { return .cancelled }
-            return .transport(code: code, message: nsError.localizedDescription)
-        }
-        return .transport(code: nil, message: String(describing: error))
     }
 
     private static func visitId(in detail: String) -> String? {
         guard let range = detail.range(of: "Visit ID: ") else { return nil }
         let id = detail[range.upperBound...].prefix(36)
         return UUID(uuidString: String(id)) != nil ? String(id).lowercased() : nil
-    }
-
-    private static func xmlElement(_ name: String, in text: String) -> String? {
-        guard let open = text.range(of: "<\(name)>"),
-              let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex)
-        else { return nil }
-        return String(text[open.upperBound..<close.lowerBound])
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
     }
 }

@@ -1,12 +1,5 @@
+import ClientCore
 import Foundation
-
-/// HTTP methods used by the HelpPet API.
-public enum HTTPMethod: String, Sendable {
-    case get = "GET"
-    case post = "POST"
-    case put = "PUT"
-    case delete = "DELETE"
-}
 
 /// A typed request to the HelpPet API (in the manner of kean/Get): method, path under the base URL, query, body,
 /// and the type the 2xx answer decodes to. Every endpoint of ``HelpPetClient`` is built from one; apps can build
@@ -51,29 +44,5 @@ public struct Request<Response: Decodable & Sendable>: Sendable {
         self.init(
             method: method, path: path, query: query, body: .json(data),
             requiresAuthentication: requiresAuthentication, isRetryable: isRetryable)
-    }
-}
-
-/// The answer of requests whose body is ignored.
-public struct EmptyResponse: Decodable, Sendable, Hashable {
-    public init() {}
-    public init(from decoder: any Decoder) throws {}
-}
-
-/// Percent-encoding for form bodies and path segments: everything but `A–Z a–z 0–9 - . _ ~` (contract §9.4: a
-/// `+`, `&`, `=` or `%` in a password must not change its meaning).
-enum PercentEncoding {
-    static let unreserved: CharacterSet = {
-        var set = CharacterSet()
-        set.insert(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return set
-    }()
-
-    static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-    }
-
-    static func form(_ fields: [(String, String)]) -> String {
-        fields.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
     }
 }

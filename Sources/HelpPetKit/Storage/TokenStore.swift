@@ -1,10 +1,5 @@
+import ClientCore
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A saved login: the bearer token and what is known about it.
 public struct StoredToken: Codable, Sendable, Hashable {
@@ -56,87 +51,33 @@ public actor InMemoryTokenStore: TokenStore {
 }
 
 /// Keeps tokens in a JSON file created with mode 0600 (its folder 0700), one entry per `account` (the CLI uses the
-/// server URL, so logins to several servers coexist). Writes replace the file atomically.
-public actor FileTokenStore: TokenStore {
-    /// The file holding the tokens.
-    public nonisolated let fileURL: URL
-    /// The entry of this store in the file.
-    public nonisolated let account: String
+/// server URL, so logins to several servers coexist). Writes replace the file atomically. The file store both kits
+/// share (ClientCore's ``AccountFileStore``), holding ``StoredToken``s under `tokens`.
+public typealias FileTokenStore = AccountFileStore<StoredToken>
 
-    public init(fileURL: URL, account: String = "default") {
-        self.fileURL = fileURL
-        self.account = account
-    }
+extension StoredToken: AccountFileEntry {
+    public static var accountsMember: String { "tokens" }
+    public static func makeFileEncoder() -> JSONEncoder { HelpPetCoding.makeEncoder(pretty: true) }
+    public static func makeFileDecoder() -> JSONDecoder { HelpPetCoding.makeDecoder() }
+    public static func fileError(path: String, reason: String) -> any Error { HelpPetError.file(path: path, reason: reason) }
+}
 
-    private struct FileContents: Codable {
-        var tokens: [String: StoredToken] = [:]
-    }
-
+extension AccountFileStore: TokenStore where Entry == StoredToken {
     public func loadToken() throws -> StoredToken? {
-        try read().tokens[account]
+        try readEntries()[account]
     }
 
+    /// Saves `token` for this account (an unreadable file is replaced: a new login repairs it).
     public func saveToken(_ token: StoredToken) throws {
-        var contents = (try? read()) ?? FileContents()
-        contents.tokens[account] = token
-        try write(contents)
+        var entries = (try? readEntries()) ?? [:]
+        entries[account] = token
+        try writeEntries(entries)
     }
 
     public func clearToken() throws {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return }
-        var contents = (try? read()) ?? FileContents()
-        contents.tokens[account] = nil
-        if contents.tokens.isEmpty {
-            try FileManager.default.removeItem(at: fileURL)
-        } else {
-            try write(contents)
-        }
+        var entries = (try? readEntries()) ?? [:]
+        entries[account] = nil
+        try writeEntries(entries)
     }
-
-    private func read() throws -> FileContents {
-        guard FileManager.default.fileExists(atPath: fileURL.path) else { return FileContents() }
-        let data = try Data(contentsOf: fileURL)
-        return try HelpPetCoding.makeDecoder().decode(FileContents.self, from: data)
-    }
-
-    private func write(_ contents: FileContents) throws {
-        let directory = fileURL.deletingLastPathComponent()
-        try FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let data = try HelpPetCoding.makeEncoder(pretty: true).encode(contents)
-        // Create the temporary file with 0600 from the start (never briefly world-readable), then rename it over.
-        let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else {
-            throw HelpPetError.file(path: temporary.path, reason: String(cString: strerror(errno)))
-        }
-        let written = data.withUnsafeBytes { buffer in
-            buffer.baseAddress.map { writeFully(fd, $0, buffer.count) } ?? 0
-        }
-        fsync(fd)
-        close(fd)
-        guard written == data.count else {
-            unlink(temporary.path)
-            throw HelpPetError.file(path: temporary.path, reason: "short write")
-        }
-        guard rename(temporary.path, fileURL.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw HelpPetError.file(path: fileURL.path, reason: reason)
-        }
-        chmod(fileURL.path, 0o600)
-    }
-}
-
-private func writeFully(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-    var offset = 0
-    while offset < count {
-        let n = write(fd, pointer + offset, count - offset)
-        if n < 0 {
-            if errno == EINTR { continue }
-            return offset
-        }
-        offset += n
-    }
-    return offset
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutoDetailKit
+import CLISupport
 import Foundation
 
 struct ProfileCommand: AsyncParsableCommand {

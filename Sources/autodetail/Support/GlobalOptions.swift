@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutoDetailKit
+import CLISupport
 import Foundation
 
 /// Options every command accepts.
@@ -12,31 +13,12 @@ struct GlobalOptions: ParsableArguments {
     var json = false
 
     /// The server URL, without trailing slash.
-    var serverURL: String {
-        var value = server ?? ProcessInfo.processInfo.environment["AUTODETAIL_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? "http://127.0.0.1:8080"
-        while value.hasSuffix("/") { value.removeLast() }
-        return value
-    }
+    var serverURL: String { ServerOptions.serverURL(option: server, environmentVariable: "AUTODETAIL_SERVER") }
 
-    func validate() throws {
-        guard let url = URL(string: serverURL), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            url.host != nil
-        else {
-            throw ValidationError("--server must be an http or https URL, got '\(serverURL)'")
-        }
-    }
+    func validate() throws { try ServerOptions.validate(serverURL: serverURL) }
 
     /// The folder of the credentials file: `$XDG_CONFIG_HOME/autodetail` or `~/.config/autodetail`.
-    static var configDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("autodetail", isDirectory: true)
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home, isDirectory: true)
-            .appendingPathComponent(".config", isDirectory: true).appendingPathComponent("autodetail", isDirectory: true)
-    }
+    static var configDirectory: URL { ServerOptions.configDirectory(app: "autodetail") }
 
     static var credentialsFile: URL { configDirectory.appendingPathComponent("credentials.json") }
 
@@ -51,7 +33,7 @@ struct GlobalOptions: ParsableArguments {
     func printJSON(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        Terminal.out(String(decoding: try encoder.encode(value), as: UTF8.self))
+        try ServerOptions.printJSON(value, encoder: encoder)
     }
 }
 

@@ -5,17 +5,28 @@ import Foundation
 #endif
 
 /// The outcome of one HTTP exchange of a file transfer.
-struct TransferResult: Sendable {
-    let response: HTTPURLResponse
+package struct TransferResult: Sendable {
+    package let response: HTTPURLResponse
     /// The response body for uploads; for downloads only an error body (a 2xx body went to the destination file).
-    let body: Data
+    package let body: Data
+}
+
+/// A local file could not be read or written; each kit reports it as its own `.file(path:reason:)`.
+package struct LocalFileError: Error, Sendable {
+    package let path: String
+    package let reason: String
+
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 }
 
 /// One upload from a file or one download to a file, on its own `URLSession` with a delegate, so progress is
 /// reported as bytes move and nothing is buffered in memory. Bridged to async/await; cancelling the calling task
-/// cancels the transfer.
-final class Transfer: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
-    enum Mode: Sendable {
+/// cancels the transfer. Used by both kits: HelpPet's recording upload and download, AutoDetail's photo PUT.
+package final class FileTransfer: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
+    package enum Mode: Sendable {
         case upload(fromFile: URL)
         case download(toFile: URL)
     }
@@ -29,19 +40,21 @@ final class Transfer: NSObject, URLSessionDataDelegate, URLSessionDownloadDelega
     private var task: URLSessionTask?
     private var cancelled = false
 
-    private static let maxBufferedBody = 1 << 20
+    /// How much of a response body is kept (only error bodies are expected; a kit may keep less).
+    private let maxBufferedBody: Int
 
-    private init(mode: Mode, progress: (@Sendable (Int64, Int64) -> Void)?) {
+    private init(mode: Mode, maxBufferedBody: Int, progress: (@Sendable (Int64, Int64) -> Void)?) {
         self.mode = mode
+        self.maxBufferedBody = maxBufferedBody
         self.progress = progress
     }
 
     /// Runs `request` once. Progress is reported as (bytes sent or received, bytes expected).
-    static func run(
-        _ request: URLRequest, mode: Mode, timeout: TimeInterval,
+    package static func run(
+        _ request: URLRequest, mode: Mode, timeout: TimeInterval, maxBufferedBody: Int = 1 << 20,
         progress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> TransferResult {
-        let transfer = Transfer(mode: mode, progress: progress)
+        let transfer = FileTransfer(mode: mode, maxBufferedBody: maxBufferedBody, progress: progress)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = 24 * 3600
@@ -86,27 +99,27 @@ final class Transfer: NSObject, URLSessionDataDelegate, URLSessionDownloadDelega
 
     // MARK: URLSession delegate
 
-    func urlSession(
+    package func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
         progress?(totalBytesSent, totalBytesExpectedToSend)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    package func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.withLock {
-            if body.count < Self.maxBufferedBody { body.append(data.prefix(Self.maxBufferedBody - body.count)) }
+            if body.count < maxBufferedBody { body.append(data.prefix(maxBufferedBody - body.count)) }
         }
     }
 
-    func urlSession(
+    package func urlSession(
         _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
         totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
     ) {
         progress?(totalBytesWritten, totalBytesExpectedToWrite)
     }
 
-    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+    package func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
         // The file at `location` is removed when this method returns: move it (2xx) or keep its text (errors).
         guard case let .download(destination) = mode else { return }
         let status = (downloadTask.response as? HTTPURLResponse)?.statusCode ?? 0
@@ -116,7 +129,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, URLSessionDownloadDelega
                 if manager.fileExists(atPath: destination.path) { try manager.removeItem(at: destination) }
                 try manager.moveItem(at: location, to: destination)
             } catch {
-                let problem = HelpPetError.file(path: destination.path, reason: error.localizedDescription)
+                let problem = LocalFileError(path: destination.path, reason: error.localizedDescription)
                 lock.withLock { downloadProblem = problem }
             }
         } else {
@@ -128,7 +141,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, URLSessionDownloadDelega
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    package func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         if let error {
             finish(.failure(error))
             return
