@@ -3,23 +3,16 @@ import AutoDetailKit
 import CLISupport
 import Foundation
 
-/// Options every command accepts.
-struct GlobalOptions: ParsableArguments {
-    @Option(
-        name: .long, help: ArgumentHelp("Server URL (default: $AUTODETAIL_SERVER or http://127.0.0.1:8080).", valueName: "url"))
-    var server: String?
+/// `autodetail`'s identity for the shared options: its config folder and `$AUTODETAIL_SERVER`.
+enum AutoDetailCLI: CLIIdentity {
+    static let commandName = "autodetail"
+    static let serverVariable = "AUTODETAIL_SERVER"
+}
 
-    @Flag(name: .long, help: "Print machine-readable JSON instead of tables.")
-    var json = false
+/// Options every command accepts (`--server`, `--json`; see CLISupport's ``CLIGlobalOptions``).
+typealias GlobalOptions = CLIGlobalOptions<AutoDetailCLI>
 
-    /// The server URL, without trailing slash.
-    var serverURL: String { ServerOptions.serverURL(option: server, environmentVariable: "AUTODETAIL_SERVER") }
-
-    func validate() throws { try ServerOptions.validate(serverURL: serverURL) }
-
-    /// The folder of the credentials file: `$XDG_CONFIG_HOME/autodetail` or `~/.config/autodetail`.
-    static var configDirectory: URL { ServerOptions.configDirectory(app: "autodetail") }
-
+extension CLIGlobalOptions where CLI == AutoDetailCLI {
     static var credentialsFile: URL { configDirectory.appendingPathComponent("credentials.json") }
 
     /// A client for `serverURL` whose key and admin token live in the config folder (one entry per server).
@@ -33,7 +26,7 @@ struct GlobalOptions: ParsableArguments {
     func printJSON(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try ServerOptions.printJSON(value, encoder: encoder)
+        try printJSON(value, encoder: encoder)
     }
 }
 
