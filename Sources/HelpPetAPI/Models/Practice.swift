@@ -1,30 +1,30 @@
 import Fluent
 import Foundation
 
-final class Practice: Model, @unchecked Sendable {
-    static let schema = "practices"
+package final class Practice: Model, @unchecked Sendable {
+    package static let schema = "practices"
 
-    @ID(key: .id) var id: UUID?
-    @Field(key: "name") var name: String
-    @Field(key: "timezone") var timezone: String
-    @OptionalField(key: "phone") var phone: String?
-    @OptionalField(key: "email") var email: String?
-    @OptionalField(key: "address") var address: String?
-    @Field(key: "is_active") var isActive: Bool
-    @Field(key: "specialties") var specialties: [String]
-    @Field(key: "accepts_new_patients") var acceptsNewPatients: Bool
-    @OptionalField(key: "description") var description: String?
-    @OptionalField(key: "website") var website: String?
-    @OptionalField(key: "license_number") var licenseNumber: String?
+    @ID(key: .id) package var id: UUID?
+    @Field(key: "name") package var name: String
+    @Field(key: "timezone") package var timezone: String
+    @OptionalField(key: "phone") package var phone: String?
+    @OptionalField(key: "email") package var email: String?
+    @OptionalField(key: "address") package var address: String?
+    @Field(key: "is_active") package var isActive: Bool
+    @Field(key: "specialties") package var specialties: [String]
+    @Field(key: "accepts_new_patients") package var acceptsNewPatients: Bool
+    @OptionalField(key: "description") package var description: String?
+    @OptionalField(key: "website") package var website: String?
+    @OptionalField(key: "license_number") package var licenseNumber: String?
     /// The user who created the practice through self-service onboarding (docs/iphone-app-compatibility.md).
-    @OptionalField(key: "admin_user_id") var adminUserID: UUID?
+    @OptionalField(key: "admin_user_id") package var adminUserID: UUID?
     /// Recording needs the owner's confirmed agreement (M0122, docs/web-console.md "Recording in the browser").
-    @Field(key: "recording_consent_required") var recordingConsentRequired: Bool
-    @Field(key: "created_at") var createdAt: Date
-    @Field(key: "updated_at") var updatedAt: Date
+    @Field(key: "recording_consent_required") package var recordingConsentRequired: Bool
+    @Field(key: "created_at") package var createdAt: Date
+    @Field(key: "updated_at") package var updatedAt: Date
 
     /// The column defaults of M0112 for new rows; a row loaded from the database overwrites them.
-    init() {
+    package init() {
         specialties = []
         acceptsNewPatients = true
         recordingConsentRequired = false

@@ -1,28 +1,28 @@
 import Fluent
 import Foundation
 
-final class User: Model, @unchecked Sendable {
-    static let schema = "users"
+package final class User: Model, @unchecked Sendable {
+    package static let schema = "users"
 
-    @ID(key: .id) var id: UUID?
-    @Field(key: "username") var username: String
-    @Field(key: "email") var email: String
-    @Field(key: "full_name") var fullName: String
-    @Field(key: "role") var roleValue: String
-    @OptionalField(key: "practice_id") var practiceID: UUID?
-    @Field(key: "password_hash") var passwordHash: String
-    @Field(key: "is_active") var isActive: Bool
-    @Field(key: "credentials_changed_at") var credentialsChangedAt: Date
+    @ID(key: .id) package var id: UUID?
+    @Field(key: "username") package var username: String
+    @Field(key: "email") package var email: String
+    @Field(key: "full_name") package var fullName: String
+    @Field(key: "role") package var roleValue: String
+    @OptionalField(key: "practice_id") package var practiceID: UUID?
+    @Field(key: "password_hash") package var passwordHash: String
+    @Field(key: "is_active") package var isActive: Bool
+    @Field(key: "credentials_changed_at") package var credentialsChangedAt: Date
     /// Incremented with every password, role or activation change; tokens carry it as `ver` (contract §2.1).
-    @Field(key: "token_version") var tokenVersion: Int
-    @Field(key: "created_at") var createdAt: Date
-    @Field(key: "updated_at") var updatedAt: Date
+    @Field(key: "token_version") package var tokenVersion: Int
+    @Field(key: "created_at") package var createdAt: Date
+    @Field(key: "updated_at") package var updatedAt: Date
     /// A PENDING user's request (M0116): the practice they asked to join (`PUT /auth/me/practice`) and the member
     /// role they signed up for. Both are null for every other role.
-    @OptionalField(key: "requested_practice_id") var requestedPracticeID: UUID?
-    @OptionalField(key: "requested_role") var requestedRoleValue: String?
+    @OptionalField(key: "requested_practice_id") package var requestedPracticeID: UUID?
+    @OptionalField(key: "requested_role") package var requestedRoleValue: String?
 
-    init() {}
+    package init() {}
 
     /// A new account as `POST /users` and `POST /auth/signup` create it: token version 0, credentials set now.
     init(

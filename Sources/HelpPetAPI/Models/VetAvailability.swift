@@ -2,21 +2,21 @@ import Fluent
 import Foundation
 
 /// One availability window of a vet (M0115): `[startAt, endAt)` in UTC.
-final class VetAvailability: Model, @unchecked Sendable {
-    static let schema = "vet_availability"
+package final class VetAvailability: Model, @unchecked Sendable {
+    package static let schema = "vet_availability"
 
-    @ID(key: .id) var id: UUID?
-    @Field(key: "vet_user_id") var vetUserID: UUID
-    @Field(key: "practice_id") var practiceID: UUID
-    @Field(key: "start_at") var startAt: Date
-    @Field(key: "end_at") var endAt: Date
-    @Field(key: "availability_type") var availabilityType: String
-    @OptionalField(key: "notes") var notes: String?
-    @Field(key: "is_active") var isActive: Bool
-    @Field(key: "created_at") var createdAt: Date
-    @Field(key: "updated_at") var updatedAt: Date
+    @ID(key: .id) package var id: UUID?
+    @Field(key: "vet_user_id") package var vetUserID: UUID
+    @Field(key: "practice_id") package var practiceID: UUID
+    @Field(key: "start_at") package var startAt: Date
+    @Field(key: "end_at") package var endAt: Date
+    @Field(key: "availability_type") package var availabilityType: String
+    @OptionalField(key: "notes") package var notes: String?
+    @Field(key: "is_active") package var isActive: Bool
+    @Field(key: "created_at") package var createdAt: Date
+    @Field(key: "updated_at") package var updatedAt: Date
 
-    init() {}
+    package init() {}
 }
 
 /// The kinds of window the app's schedule editor offers (its `AvailabilityType`).

@@ -4,8 +4,8 @@ import Foundation
 
 /// Storage keys of recordings (contract §7.2):
 /// `visit-recordings/{YYYY}/{MM}/{DD}/pet-{pet_id}/{visit_id}-{attempt}.{ext}`, dated by the UTC day of issue.
-enum RecordingKey {
-    static func make(issuedAt: Date, petID: UUID, visitID: UUID, attempt: Int, fileExtension: String) -> String {
+package enum RecordingKey {
+    package static func make(issuedAt: Date, petID: UUID, visitID: UUID, attempt: Int, fileExtension: String) -> String {
         let day = CalendarDay(daysSince1970: Int64((issuedAt.timeIntervalSince1970 / 86_400).rounded(.down)))
         let parts = day.description.split(separator: "-")
         return "visit-recordings/\(parts[0])/\(parts[1])/\(parts[2])/pet-\(petID.lowercased)/\(visitID.lowercased)-\(attempt).\(fileExtension)"

@@ -14,7 +14,7 @@ public enum HelpPetDemoData {
 
     /// Precomputed bcrypt hashes (cost 12) of `admin123` and `password123`, so the first start is fast.
     static let adminHash = "$2b$12$3BZb/ZEwR565esz/UsfEcuYK7mZuunImQaxbRb1Xse/SgDC2/3cKm"
-    static let passwordHash = "$2b$12$djRlWld8lXN1eDh4vnX23euJ/1NIZc5F1QWqWn05qJ7M72Sg4yBCO"
+    package static let passwordHash = "$2b$12$djRlWld8lXN1eDh4vnX23euJ/1NIZc5F1QWqWn05qJ7M72Sg4yBCO"
 
     public static let credentials = """
         HelpPet demo logins (development only):

@@ -1,5 +1,6 @@
 import AppCore
 import Fluent
+import HelpPetAPI
 import Foundation
 
 /// The benchmark dataset of `bench/run` (`server bench-seed`): practices, vets, owners, pets, appointments with 1–3
@@ -9,7 +10,11 @@ import Foundation
 ///
 /// Every vet's password is `password123`: all vets share one precomputed bcrypt hash (cost 12, the demo data's), so
 /// seeding does not spend minutes hashing while a login still costs a real cost-12 verification.
-public enum HelpPetBenchmarkData {
+///
+/// It lives in the `server` executable, next to `server bench-seed`, its only user, rather than in HelpPetAPI: the
+/// shipping library holds no made-up data beyond the demo seed. It writes HelpPet's own Fluent models, which are
+/// `package`-visible for this (a separate BenchSupport target would need the same, for one file).
+enum HelpPetBenchmarkData {
     public struct Options: Sendable {
         public var practices = 20
         public var vets = 200
