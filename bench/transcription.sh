@@ -7,8 +7,17 @@
 #
 #   bench/transcription.sh              both engines
 #   THREADS=2 bench/transcription.sh    CTranslate2 threads (default: all cores)
+#   bench/transcription.sh --models tiny.en,base
+#                                       Whisper models compared instead (WHISPER_MODEL values, or NAME=DIR for any
+#                                       CTranslate2 folder; base needs scripts/transcription/setup-venv --model base):
+#                                       the 60-second clip's real-time factor and the whole pipeline over the same
+#                                       audio, model after model; writes bench/results/<date>-whisper-models.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
+models=""
+if [[ "${1:-}" == "--models" ]]; then
+    models="${2:?--models needs a list such as tiny.en,base}"
+fi
 python="${TRANSCRIPTION_PYTHON:-./.venv-transcription/bin/python3}"
 helper=Sources/Transcription/Resources/whisper_transcribe.py
 sentences=bench/data/vet_sentences.txt
@@ -31,6 +40,69 @@ print("Veterinary visit notes. Temperature in degrees Fahrenheit, weight in kilo
       "Medications: " + ", ".join(names[:40]) + ".")
 PY
 )"
+
+if [[ -n "$models" ]]; then
+    # Model comparison: each model on the same 60-second clip (the helper alone, three rounds, alternating so that a
+    # load change of the shared machine falls on every model), then the whole pipeline over the same recordings.
+    server="${SERVER_BINARY:-.build/debug/server}"
+    [[ -x "$server" ]] || { echo "build the server first (swift build --product server)" >&2; exit 1; }
+    command -v flite >/dev/null || { echo "flite is required (apt-get install flite)" >&2; exit 1; }
+    out="bench/results/$(date -u +%Y-%m-%d)-whisper-models.txt"
+    venv="$(dirname "$(dirname "$python")")"
+    text=""
+    while IFS= read -r line; do text+="$line "; done <"$sentences"
+    espeak-ng -v en -s 130 -g 3 -w "$work/long.wav" "$text $text"
+    ffmpeg -nostdin -loglevel error -y -i "$work/long.wav" -t 60 -ac 1 -ar 16000 -c:a pcm_s16le "$work/clip.wav"
+    {
+        echo "Whisper models compared, $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $(uname -m), $(nproc) cores" \
+            "(shared), load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo
+        echo "60-second clip (espeak-ng, the 22 base sentences), helper alone (Python start, model load, decoding)," \
+            "threads ${THREADS:-0} (0 = all cores):"
+    } | tee "$out"
+    IFS=, read -ra names <<<"$models"
+    for round in 1 2 3; do
+        for spec in "${names[@]}"; do
+            # NAME (a WHISPER_MODEL value) or NAME=DIR (a model folder, as WHISPER_MODEL_DIR)
+            name="${spec%%=*}"
+            dir_args=()
+            if [[ "$spec" == *=* ]]; then
+                dir_args=(--model-dir "${spec#*=}")
+            elif [[ "$name" != tiny.en ]]; then
+                dir_args=(--model-dir "$venv/share/whisper-models/whisper-$name")
+            fi
+            start=$(date +%s.%N)
+            "$python" "$helper" --wav "$work/clip.wav" --prompt "$prompt" --threads "${THREADS:-0}" "${dir_args[@]}" \
+                >"$work/clip-$name.json"
+            end=$(date +%s.%N)
+            python3 - "$name" "$round" "$start" "$end" "$work/clip-$name.json" "$sentences" <<'PY' | tee -a "$out"
+import json, sys
+sys.path.insert(0, "bench")
+from transcription_wer import normalise, distance
+name, round_, start, end, result, sentences = sys.argv[1:]
+text = " ".join(l.strip() for l in open(sentences) if l.strip())
+words = normalise(text + " " + text)  # the clip speaks the sentences twice and stops at 60 s, mid-text
+heard = normalise(json.load(open(result))["text"])
+# Scored against the reference prefix that fits best: where the clip stops is not known word-exactly.
+errors, length = min((distance(words[:k], heard), k) for k in range(max(1, len(heard) - 20), len(heard) + 20))
+seconds = float(end) - float(start)
+print(f"  round {round_} {name:8} {seconds:5.1f} s -> RTF {seconds / 60:.3f}   ({len(heard)} words heard; "
+      f"WER {errors / length:.3f} against the best-fitting {length} reference words)")
+PY
+        done
+    done
+    {
+        echo
+        echo "Pipeline (server transcribe: ffmpeg, Whisper with the clinic prompt, clinic-vocabulary corrector);"
+        echo "WER before -> after the corrector; drug names written exactly, before -> after"
+        "$python" bench/transcription_wer.py --server "$server" --models "$models" \
+            "$sentences" bench/data/vet_sentences_doses.txt
+        echo
+        echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    } | tee -a "$out"
+    echo "saved to $out"
+    exit 0
+fi
 
 speak() {  # text → 16 kHz mono WAV (the worker's format), via the m4a the app uploads
     espeak-ng -v en -s 130 -g 3 -w "$work/s.wav" "$1"

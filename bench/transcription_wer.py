@@ -3,7 +3,13 @@
 prompt, the clinic-vocabulary corrector) over sentence sets, voices and noise, before and after the corrector.
 
 Run by bench/transcription.sh with the transcription environment's Python (it has numpy):
-  transcription_wer.py --server BIN --out-table FILE SET.txt [SET.txt ...]
+  transcription_wer.py --server BIN SET.txt [SET.txt ...]
+  transcription_wer.py --server BIN --models tiny.en,base SET.txt ...   several WHISPER_MODELs on the same audio
+
+With --models, each recording goes through every model one after the other (same audio, same moment of the
+machine's load), and each row also gives two real-time factors over the audio's seconds: the whole `server transcribe`
+command (server start, engine probe, helper start, model load, decoding, corrector), and the worker's own figure that
+the command reports (helper start, model load, decoding, corrector: what a visit's metadata shows).
 
 Voices: espeak-ng en-us and en-gb-x-rp, flite slt. Conditions: clean, and clinic-like noise (pink noise, mains hum,
 a monitor beep) mixed in at 10 dB SNR. Per condition: WER before and after the corrector, and how many of the drug
@@ -16,6 +22,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 import wave
 
 VOICES = [
@@ -122,22 +129,31 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--server", required=True)
     parser.add_argument("--lexicon", default="Sources/Transcription/Resources/medications.txt")
+    parser.add_argument("--models", default="",
+                        help="comma-separated WHISPER_MODEL values to compare, or NAME=DIR for a model folder given as "
+                             "WHISPER_MODEL_DIR; default: the configured model only")
     parser.add_argument("sets", nargs="+")
     args = parser.parse_args()
     drugs = drug_names(args.lexicon)
+    models = [m.strip() for m in args.models.split(",") if m.strip()] or [None]
+    model_env = {}
+    for spec in models:
+        if spec is not None:
+            name, _, folder = spec.partition("=")
+            model_env[spec] = {"WHISPER_MODEL_DIR": os.path.abspath(folder)} if folder else {"WHISPER_MODEL": name}
     sentences = []
     for path in args.sets:
         sentences += [line.strip() for line in open(path) if line.strip() and not line.startswith("#")]
     env = dict(os.environ, DATA_DIR=tempfile.mkdtemp(prefix="bench-transcribe-"), LOG_LEVEL="error")
     print(f"{len(sentences)} sentences ({', '.join(os.path.basename(p) for p in args.sets)}), "
-          f"{len(VOICES)} voices, clean and clinic noise at {SNR_DB:.0f} dB SNR", flush=True)
-    rows = []
+          f"{len(VOICES)} voices, clean and clinic noise at {SNR_DB:.0f} dB SNR"
+          + (f", models {', '.join(models)} on the same audio" if models != [None] else ""), flush=True)
     misses = []
+    totals = {model: Tally() for model in models}
     with tempfile.TemporaryDirectory() as work:
         for voice_name, voice in VOICES:
             for condition in ("clean", f"noise {SNR_DB:.0f} dB"):
-                errors_before = errors_after = words = 0
-                drugs_said = drugs_right = drugs_right_before = 0
+                tallies = {model: Tally() for model in models}
                 for index, sentence in enumerate(sentences):
                     clean = os.path.join(work, f"clean-{index}.wav")
                     speak(voice, sentence, clean, work)
@@ -145,28 +161,68 @@ def main():
                     if condition != "clean":
                         audio = os.path.join(work, f"noisy-{index}.wav")
                         add_noise(clean, audio, work)
-                    result = subprocess.run([args.server, "transcribe", audio, "--content-type", "audio/wav"],
-                                            env=env, check=True, capture_output=True, text=True)
-                    output = json.loads(result.stdout.strip().splitlines()[-1])
-                    reference = normalise(sentence)
-                    errors_before += distance(reference, normalise(output["heard_text"]))
-                    errors_after += distance(reference, normalise(output["text"]))
-                    words += len(reference)
-                    said = [w for w in reference if w in drugs]
-                    drugs_said += len(said)
-                    drugs_right += sum(1 for w in said if w in normalise(output["text"]))
-                    drugs_right_before += sum(1 for w in said if w in normalise(output["heard_text"]))
-                    for w in said:
-                        if w not in normalise(output["text"]):
-                            misses.append(f"{voice_name}, {condition}: '{w}' -> {output['text']!r}")
-                row = (f"{voice_name:22} {condition:13} WER {errors_before / words:.3f} -> {errors_after / words:.3f}"
-                       f"   drug names {drugs_right_before}/{drugs_said} -> {drugs_right}/{drugs_said}")
-                print(row, flush=True)
-                rows.append(row)
+                    for model in models:
+                        run_env = dict(env, **model_env.get(model, {}))
+                        started = time.monotonic()
+                        result = subprocess.run([args.server, "transcribe", audio, "--content-type", "audio/wav"],
+                                                env=run_env, check=True, capture_output=True, text=True)
+                        wall = time.monotonic() - started
+                        output = json.loads(result.stdout.strip().splitlines()[-1])
+                        if model is not None and not output["model"].endswith(model.partition("=")[0]):
+                            sys.exit(f"{model_env[model]} ran model {output['model']!r}: is the server current?")
+                        tally = tallies[model]
+                        tally.model_name = output["model"]
+                        reference = normalise(sentence)
+                        tally.errors_before += distance(reference, normalise(output["heard_text"]))
+                        tally.errors_after += distance(reference, normalise(output["text"]))
+                        tally.words += len(reference)
+                        said = [w for w in reference if w in drugs]
+                        tally.drugs_said += len(said)
+                        tally.drugs_right += sum(1 for w in said if w in normalise(output["text"]))
+                        tally.drugs_right_before += sum(1 for w in said if w in normalise(output["heard_text"]))
+                        tally.audio_seconds += output["duration_seconds"]
+                        tally.wall_seconds += wall
+                        tally.engine_seconds += output["real_time_factor"] * output["duration_seconds"]
+                        for w in said:
+                            if w not in normalise(output["text"]):
+                                label = f"{voice_name}, {condition}" + (f", {model.partition('=')[0]}" if model else "")
+                                misses.append(f"{label}: '{w}' -> {output['text']!r}")
+                for model in models:
+                    label = f"{voice_name:22} {condition:13}" + (f" {model.partition('=')[0]:8}" if model else "")
+                    print(tallies[model].row(label, timing=model is not None), flush=True)
+                    totals[model].add(tallies[model])
+    if models != [None]:
+        print("\nAll voices and conditions:")
+        for model in models:
+            print(totals[model].row(f"{totals[model].model_name:36}", timing=True))
     print("\nDrug names still wrong after the corrector:")
     for miss in misses:
         print("  " + miss)
     return 0
+
+
+class Tally:
+    """One model's counts over a set of recordings."""
+
+    def __init__(self):
+        self.model_name = ""
+        self.errors_before = self.errors_after = self.words = 0
+        self.drugs_said = self.drugs_right = self.drugs_right_before = 0
+        self.audio_seconds = self.wall_seconds = self.engine_seconds = 0.0
+
+    def add(self, other):
+        self.model_name = other.model_name
+        for key in ("errors_before", "errors_after", "words", "drugs_said", "drugs_right", "drugs_right_before",
+                    "audio_seconds", "wall_seconds", "engine_seconds"):
+            setattr(self, key, getattr(self, key) + getattr(other, key))
+
+    def row(self, label, timing):
+        text = (f"{label} WER {self.errors_before / self.words:.3f} -> {self.errors_after / self.words:.3f}"
+                f"   drug names {self.drugs_right_before}/{self.drugs_said} -> {self.drugs_right}/{self.drugs_said}")
+        if timing and self.audio_seconds:
+            text += (f"   RTF {self.wall_seconds / self.audio_seconds:.2f} whole run,"
+                     f" {self.engine_seconds / self.audio_seconds:.2f} worker")
+        return text
 
 
 if __name__ == "__main__":

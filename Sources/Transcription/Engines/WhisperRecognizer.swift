@@ -15,7 +15,9 @@ public final class WhisperRecognizer: SpeechRecognizer {
     public init(python: String, modelDirectory: String?, timeout: TimeInterval, script: String? = nil) {
         self.python = URL(fileURLWithPath: python).standardizedFileURL.path
         self.script = script ?? TranscriptionResources.whisperScript.path
-        self.modelDirectory = modelDirectory
+        // Absolute, like the Python path: the helper runs in each job's own folder, where a relative
+        // WHISPER_MODEL_DIR would point nowhere.
+        self.modelDirectory = modelDirectory.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         self.timeout = timeout
     }
 
