@@ -134,6 +134,9 @@ let package = Package(
             name: "AutoDetailKitTests",
             dependencies: ["AutoDetailKit", "KitTestSupport"]
         ),
+        // The kits' shared core on its own (retry loop, error bodies, account file); the kits' suites cover the rest
+        // end to end.
+        .testTarget(name: "ClientCoreTests", dependencies: ["ClientCore"]),
         .testTarget(
             name: "HelpPetKitTests",
             dependencies: [
