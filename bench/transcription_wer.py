@@ -132,9 +132,13 @@ def main():
     parser.add_argument("--models", default="",
                         help="comma-separated WHISPER_MODEL values to compare, or NAME=DIR for a model folder given as "
                              "WHISPER_MODEL_DIR; default: the configured model only")
+    parser.add_argument("--voices", default="",
+                        help="comma-separated voice names to keep (e.g. 'flite slt'); default: all voices")
     parser.add_argument("sets", nargs="+")
     args = parser.parse_args()
     drugs = drug_names(args.lexicon)
+    wanted = [v.strip() for v in args.voices.split(",") if v.strip()]
+    voices = [(name, voice) for name, voice in VOICES if not wanted or name in wanted]
     models = [m.strip() for m in args.models.split(",") if m.strip()] or [None]
     model_env = {}
     for spec in models:
@@ -146,12 +150,12 @@ def main():
         sentences += [line.strip() for line in open(path) if line.strip() and not line.startswith("#")]
     env = dict(os.environ, DATA_DIR=tempfile.mkdtemp(prefix="bench-transcribe-"), LOG_LEVEL="error")
     print(f"{len(sentences)} sentences ({', '.join(os.path.basename(p) for p in args.sets)}), "
-          f"{len(VOICES)} voices, clean and clinic noise at {SNR_DB:.0f} dB SNR"
+          f"{len(voices)} voices, clean and clinic noise at {SNR_DB:.0f} dB SNR"
           + (f", models {', '.join(models)} on the same audio" if models != [None] else ""), flush=True)
     misses = []
     totals = {model: Tally() for model in models}
     with tempfile.TemporaryDirectory() as work:
-        for voice_name, voice in VOICES:
+        for voice_name, voice in voices:
             for condition in ("clean", f"noise {SNR_DB:.0f} dB"):
                 tallies = {model: Tally() for model in models}
                 for index, sentence in enumerate(sentences):

