@@ -5,6 +5,8 @@ import Vapor
 /// the middleware group that guards it. Per-route rate limits stay inside the controller that owns the route.
 func routes(_ app: Application, usage: KeyUsageRecorder, limits: RateLimits) throws {
     let config = app.core.config
+    // Converted from YAML now, so a broken document stops the start rather than a request.
+    _ = AutoDetailOpenAPIDocument.data
     app.get("openapi", "autodetail.json", use: AutoDetailOpenAPIDocument.serve)
 
     // Public: no key, no token.

@@ -4,6 +4,8 @@ import Vapor
 /// Every HelpPet route, in one place: each controller is a `RouteCollection` for one resource, registered on the
 /// middleware group that guards it. Per-route rate limits stay inside the controller that owns the route.
 func routes(_ app: Application, config: AppConfig) throws {
+    // Converted from YAML now, so a broken document stops the start rather than a request.
+    _ = OpenAPIDocument.data
     app.get("openapi.json", use: OpenAPIDocument.serve)
     // Outside the route groups, so it answers before routing and authentication, as an unknown route would.
     app.middleware.use(PhoneServiceRoutesMiddleware())
@@ -38,5 +40,7 @@ func routes(_ app: Application, config: AppConfig) throws {
     try protected.register(collection: VetAvailabilityController())
     try protected.register(collection: PracticeVocabularyController())
     try protected.register(collection: VisitAddendaController())
+    try protected.register(collection: DischargeInstructionsController())
+    try protected.register(collection: NoteTemplatesController())
     try protected.register(collection: HelpPetModule.legacyUploads(app, config: config))
 }

@@ -1,16 +1,19 @@
 import AppCore
+import HelpPetAPI
 import Foundation
 import Transcription
 import Vapor
 
 /// `server transcribe FILE [--content-type audio/m4a] [--pet-name Bella]`: one recording through exactly the worker's
-/// pipeline (ffmpeg, the configured engine, the clinic vocabulary, the draft summary), without a database or a
+/// pipeline (ffmpeg, the configured engine, the clinic vocabulary, the draft summary and note), without a database or a
 /// visit; prints one JSON object. For `bench/transcription.sh` and for checking an engine by hand.
 struct TranscribeCommand: AsyncCommand {
     struct Signature: CommandSignature {
         @Argument(name: "file", help: "an audio file") var file: String
         @Option(name: "content-type", help: "its content type (default audio/wav)") var contentType: String?
         @Option(name: "pet-name", help: "the pet's name, for the decoder's prompt") var petName: String?
+        @Option(name: "template", help: "the note template: soap (default), dental, surgery, recheck") var template: String?
+        @Option(name: "pet-weight-kg", help: "the pet's weight, to check doses in the note") var petWeightKg: Double?
     }
 
     var help: String { "Transcribes one audio file with the configured engine and prints the result as JSON." }
@@ -26,11 +29,16 @@ struct TranscribeCommand: AsyncCommand {
         var durationSeconds: Double
         var realTimeFactor: Double
         var draftSummary: String?
+        var clinicalNote: ClinicalNote?
     }
 
     func run(using context: CommandContext, signature: Signature) async throws {
         let app = context.application
         let settings = app.core.config.transcription
+        let templateKey = signature.template ?? "soap"
+        guard let template = NoteTemplates.builtIn[templateKey] else {
+            throw ConfigurationError("--template must be one of \(NoteTemplates.keys.joined(separator: ", "))")
+        }
         guard let recognizer = TranscriptionAssembly.makeRecognizer(settings) else {
             throw ConfigurationError("TRANSCRIPTION_ENGINE is off")
         }
@@ -47,7 +55,8 @@ struct TranscribeCommand: AsyncCommand {
             clock: app.core.clock)
         let outcome = try await transcriber.transcribe(
             source, contentType: signature.contentType ?? "audio/wav", petName: signature.petName, workDirectory: folder,
-            chunkSeconds: Double(settings.chunkSeconds))
+            chunkSeconds: Double(settings.chunkSeconds), noteTemplate: NoteTemplate(template),
+            petWeightKg: signature.petWeightKg)
         let t = outcome.transcript
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -56,7 +65,8 @@ struct TranscribeCommand: AsyncCommand {
             text: t.text, heardText: outcome.heardText, segments: t.segments,
             corrections: outcome.corrections.map { ["heard": $0.heard, "written": $0.written] },
             engine: t.engine, model: t.model, durationSeconds: t.durationSeconds,
-            realTimeFactor: outcome.realTimeFactor, draftSummary: outcome.draftSummary))
+            realTimeFactor: outcome.realTimeFactor, draftSummary: outcome.draftSummary,
+            clinicalNote: outcome.clinicalNote))
         print(String(decoding: data, as: UTF8.self))
     }
 }

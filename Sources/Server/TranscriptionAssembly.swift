@@ -88,7 +88,8 @@ struct HelpPetTranscriptionTarget: TranscriptionJobTarget {
             visitID: job.visitID, storageKey: job.storageKey, on: app.db)
         else { return nil }
         return TranscriptionJobInput(
-            contentType: visit.contentType, petName: visit.petName, practiceTerms: visit.practiceTerms)
+            contentType: visit.contentType, petName: visit.petName, practiceTerms: visit.practiceTerms,
+            noteTemplate: NoteTemplate(visit.noteTemplate), petWeightKg: visit.petWeightKg)
     }
 
     func download(_ job: ClaimedJob, to destination: URL) async throws -> Bool {
@@ -114,6 +115,9 @@ struct HelpPetTranscriptionTarget: TranscriptionJobTarget {
             fullText: t.text, segments: segments, engine: t.engine, model: t.model, language: t.language,
             audioDurationSeconds: (t.durationSeconds * 1000).rounded() / 1000, realTimeFactor: outcome.realTimeFactor,
             completedAt: outcome.completedAt, draftSummary: outcome.draftSummary)
+        if let note = outcome.clinicalNote {
+            result.clinicalNote = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(note))
+        }
         result.vocabularyCorrections = outcome.corrections.map {
             .object(["heard": .string($0.heard), "written": .string($0.written)])
         }

@@ -67,6 +67,10 @@ extension VisitTranscriptsController {
                 // Re-sending the approved text keeps the first approval (who and when).
                 if !NoteApproval.isApproved(current.metadata) {
                     patch.set.merge(NoteApproval.approvalKeys(by: caller.id, at: now)) { _, new in new }
+                    // The approved note's follow-up goes into the pet's medical records, in this transaction.
+                    try await ApprovedNoteFollowUp.record(
+                        visit: current, summary: change.summary.applied(to: current.summary), approvedBy: caller.id,
+                        now: now, on: db)
                 }
             }
             let state = change.state ?? current.state

@@ -6,13 +6,16 @@ import AppCore
 enum DraftSummaries {
     static func isDraft(_ object: [String: JSONValue]) -> Bool { object["summary_status"] == .string("draft") }
 
-    /// A visit's metadata as a pet owner sees it: each previous recording's draft summary is null.
+    /// A visit's metadata as a pet owner sees it: a draft's sectioned note (`clinical_note`, issue 18) is null, and so
+    /// is each previous recording's draft summary and note.
     static func hidden(in metadata: [String: JSONValue]) -> [String: JSONValue] {
-        guard case .array(let entries)? = metadata["previous_recordings"] else { return metadata }
         var shown = metadata
+        if isDraft(metadata), metadata["clinical_note"] != nil { shown["clinical_note"] = .null }
+        guard case .array(let entries)? = metadata["previous_recordings"] else { return shown }
         shown["previous_recordings"] = .array(entries.map { entry in
-            guard case .object(var fields) = entry, isDraft(fields), fields["summary"] != nil else { return entry }
-            fields["summary"] = .null
+            guard case .object(var fields) = entry, isDraft(fields) else { return entry }
+            if fields["summary"] != nil { fields["summary"] = .null }
+            if fields["clinical_note"] != nil { fields["clinical_note"] = .null }
             return .object(fields)
         })
         return shown

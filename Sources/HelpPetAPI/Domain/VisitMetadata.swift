@@ -14,8 +14,8 @@ enum VisitMetadata {
         "transcription_completed_at", "transcription_failed_at", "transcription_error", "transcript_length",
         "transcript_segments", "language", "audio_duration_seconds", "real_time_factor", "summary_status",
         "transcription_note", "vocabulary_corrections", "transcription_progress",
-        // Issue 18: who approved the note, and when (NoteApproval).
-        "summary_approved_by", "summary_approved_at",
+        // Issue 18: who approved the note, and when (NoteApproval); the worker's sectioned note (ClinicalNoteView).
+        "summary_approved_by", "summary_approved_at", "clinical_note",
         // Issue 15: who confirmed the owner's agreement to recording, and when (RecordingConsent).
         "recording_consent",
     ]

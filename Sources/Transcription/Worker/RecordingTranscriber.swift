@@ -2,7 +2,7 @@ import AppCore
 import Foundation
 
 /// One recording on disk → a finished transcription: ffmpeg → engine (with the clinic's decoder hints) → clinic
-/// vocabulary corrector → draft summary. What the worker does after downloading a job's object, and what
+/// vocabulary corrector → draft summary and clinical note. What the worker does after downloading a job's object, and what
 /// `server transcribe` does for a file (the benchmark measures this exact path).
 public struct RecordingTranscriber: Sendable {
     public let recognizer: any SpeechRecognizer
@@ -27,6 +27,7 @@ public struct RecordingTranscriber: Sendable {
     /// fraction (0 < f ≤ 1) after each chunk; a shorter one is one chunk, reported once.
     public func transcribe(
         _ source: URL, contentType: String, petName: String?, workDirectory: URL, chunkSeconds: Double = 600,
+        noteTemplate: NoteTemplate, petWeightKg: Double? = nil,
         progress: @Sendable (Double) async -> Void = { _ in }
     ) async throws -> TranscriptionOutcome {
         let wav = try await preparation.convert(source, contentType: contentType)
@@ -59,8 +60,11 @@ public struct RecordingTranscriber: Sendable {
         let elapsed = Date().timeIntervalSince(started)
         try Task.checkCancellation()
         let rtf = transcript.durationSeconds > 0 ? elapsed / transcript.durationSeconds : 0
+        let note = ClinicalNoteDrafter(lexicon: drafter.lexicon).draft(
+            transcript.segments, template: noteTemplate, petWeightKg: petWeightKg)
         return TranscriptionOutcome(
-            transcript: transcript, draftSummary: drafter.summary(of: transcript.text), corrections: corrections,
+            transcript: transcript, draftSummary: drafter.summary(of: transcript.text), clinicalNote: note,
+            corrections: corrections,
             heardText: heard.text, realTimeFactor: (rtf * 1000).rounded() / 1000, completedAt: clock.now())
     }
 
@@ -69,7 +73,9 @@ public struct RecordingTranscriber: Sendable {
         let rounded = { (value: Double) in (value * 1000).rounded() / 1000 }
         let segments = parts.flatMap { part in
             part.transcript.segments.map {
-                TranscriptSegment(start: rounded($0.start + part.offset), end: rounded($0.end + part.offset), text: $0.text)
+                TranscriptSegment(
+                    start: rounded($0.start + part.offset), end: rounded($0.end + part.offset), text: $0.text,
+                    averageLogProbability: $0.averageLogProbability)
             }
         }
         let first = parts.first?.transcript

@@ -6,10 +6,19 @@ public struct TranscriptionJobInput: Sendable {
     public var petName: String?
     /// The practice's own clinic terms: hotwords for the decoder and extra targets for the corrector.
     public var practiceTerms: [String]
-    public init(contentType: String, petName: String?, practiceTerms: [String] = []) {
+    /// The sections the clinical note is drafted into (by the appointment's type).
+    public var noteTemplate: NoteTemplate
+    /// The pet's recorded weight, to check doses when the visit does not say one.
+    public var petWeightKg: Double?
+    public init(
+        contentType: String, petName: String?, practiceTerms: [String] = [], noteTemplate: NoteTemplate,
+        petWeightKg: Double? = nil
+    ) {
         self.contentType = contentType
         self.petName = petName
         self.practiceTerms = practiceTerms
+        self.noteTemplate = noteTemplate
+        self.petWeightKg = petWeightKg
     }
 }
 
@@ -17,6 +26,8 @@ public struct TranscriptionJobInput: Sendable {
 public struct TranscriptionOutcome: Sendable {
     public var transcript: Transcript
     public var draftSummary: String?
+    /// The sectioned draft note tied to the audio, with its structured findings and flags (nil: nothing said).
+    public var clinicalNote: ClinicalNote?
     /// Near-misses of clinic terms rewritten after decoding (VocabularyCorrector).
     public var corrections: [VocabularyCorrector.Correction]
     /// The engine's text before the corrector (for the benchmark's before/after).

@@ -189,7 +189,7 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
         let target = self.target
         return try await transcriber.transcribe(
             source, contentType: input.contentType, petName: input.petName, workDirectory: folder.url,
-            chunkSeconds: settings.chunkSeconds
+            chunkSeconds: settings.chunkSeconds, noteTemplate: input.noteTemplate, petWeightKg: input.petWeightKg
         ) { fraction in await target.reportProgress(job, fraction: fraction) }
     }
 }

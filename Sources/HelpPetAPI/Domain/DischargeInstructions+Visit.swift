@@ -1,0 +1,28 @@
+import AppCore
+import Fluent
+import Foundation
+
+extension DischargeInstructions {
+    static let notApproved = APIError.conflict(
+        "Discharge instructions are written from the approved note; this visit's note is not approved yet")
+
+    /// The instructions of a visit the caller may read (Visibility first: 404 for what they may not see); 409 until
+    /// the note is approved, for everyone, so a draft never reaches an owner this way either.
+    static func forVisit(_ visitID: UUID, caller: Caller, on db: any Database) async throws
+        -> (visit: Visit, instructions: DischargeInstructions)
+    {
+        let visit = try await Visibility.visit(visitID, for: caller, on: db)
+        guard NoteApproval.isApproved(visit.metadata) else { throw notApproved }
+        guard let pet = try await Pet.find(visit.petID, on: db),
+            let practice = try await Practice.find(visit.practiceID, on: db)
+        else { throw APIError.notFound("Visit not found") }
+        let addenda = try await VisitAddendumStore.list(visit: visitID, on: db).map(\.text)
+        var approvedAt: String?
+        if case .string(let at)? = visit.metadata["summary_approved_at"] { approvedAt = at }
+        let instructions = DischargeInstructions(
+            note: ClinicalNoteView(visit.metadata), summary: visit.summary, petName: pet.name,
+            practiceName: practice.name, visitDate: visit.visitDate, zone: practice.timeZone, approvedAt: approvedAt,
+            addenda: addenda)
+        return (visit, instructions)
+    }
+}

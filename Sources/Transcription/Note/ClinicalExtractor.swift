@@ -1,0 +1,209 @@
+import Foundation
+
+/// Reads the structured findings out of a visit's sentences: vitals, medications (name, dose, unit, route,
+/// frequency, duration) and the follow-up. Deterministic, offline, the same result for the same transcript.
+struct ClinicalExtractor: Sendable {
+    let lexicon: MedicationLexicon
+
+    static let number = #"(\d{1,4}(?:\.\d{1,3})?)"#
+    static let range = #"\#(number)(?:\s*(?:to|-|or)\s*\#(number))?"#
+
+    // MARK: Vitals
+
+    func vitals(_ sentences: [SourcedSentence]) -> ClinicalNote.Vitals {
+        var vitals = ClinicalNote.Vitals()
+        let n = Self.number
+        for sentence in sentences {
+            let text = sentence.text.lowercased()
+            if vitals.temperature == nil {
+                if let m = ClinicalText.firstMatch(
+                    #"\#(n)\s*(?:°\s*|degrees?\s+|deg\s+)?(fahrenheit|celsius|centigrade|f|c)\b"#, in: text),
+                    let value = Double(m[1])
+                {
+                    let fahrenheit = m[2].hasPrefix("f")
+                    if fahrenheit ? (85...115).contains(value) : (30...45).contains(value) {
+                        vitals.temperature = .init(value: value, unit: fahrenheit ? "°F" : "°C", sources: sentence.sources)
+                    }
+                } else if let m = ClinicalText.firstMatch(#"\b(?:temperature|temp)\b[^.!?]{0,40}?\#(n)"#, in: text),
+                    let value = Double(m[1])
+                {
+                    if (85...115).contains(value) {
+                        vitals.temperature = .init(value: value, unit: "°F", sources: sentence.sources)
+                    } else if (30...45).contains(value) {
+                        vitals.temperature = .init(value: value, unit: "°C", sources: sentence.sources)
+                    }
+                }
+            }
+            if vitals.weight == nil,
+                let m = ClinicalText.firstMatch(
+                    #"\#(Self.range)\s*(kg|kgs|kilograms?|kilos?|lbs?|pounds?)\b"#, in: text),
+                let value = Double(m[1]), !Self.isDoseContext(text, before: m[0])
+            {
+                vitals.weight = .init(
+                    value: value, valueMax: Double(m[2]), unit: m[3].hasPrefix("k") ? "kg" : "lb",
+                    sources: sentence.sources)
+            }
+            if vitals.heartRate == nil {
+                let m = ClinicalText.firstMatch(#"\b(?:heart rate|pulse|hr)\b[^.!?]{0,30}?\#(n)"#, in: text)
+                    ?? ClinicalText.firstMatch(#"\#(n)\s*(?:bpm|beats per minute|beats a minute)"#, in: text)
+                        .flatMap { text.contains("respirat") || text.contains("breath") ? nil : $0 }
+                if let m, let value = Double(m[1]), (20...350).contains(value) {
+                    vitals.heartRate = .init(value: value, unit: "bpm", sources: sentence.sources)
+                }
+            }
+            if vitals.respiratoryRate == nil {
+                let m = ClinicalText.firstMatch(
+                    #"\b(?:respiratory rate|respiration rate|respirations|respiration|resp rate|breathing rate|rr)\b[^.!?]{0,30}?\#(n)"#,
+                    in: text)
+                    ?? ClinicalText.firstMatch(#"\#(n)\s*(?:breaths per minute|breaths a minute|breaths/min)"#, in: text)
+                if let m, let value = Double(m[1]), (4...200).contains(value) {
+                    vitals.respiratoryRate = .init(value: value, unit: "breaths/min", sources: sentence.sources)
+                }
+            }
+        }
+        return vitals
+    }
+
+    /// "5 mg per kg" or "2 mg/kg" is a dose, not the pet's weight.
+    static func isDoseContext(_ text: String, before match: String) -> Bool {
+        guard let range = text.range(of: match) else { return false }
+        let before = text[..<range.lowerBound].suffix(12)
+        return before.contains("mg") || before.contains("per") || before.contains("/")
+    }
+
+    // MARK: Medications
+
+    static let doseUnit =
+        #"(mg/kg|mg per kg|milligrams? per kilogram|mg|milligrams?|mcg|micrograms?|ml|milliliters?|millilitres?|cc|grams?|g|units?|iu|tablets?|tabs?|pills?|capsules?|caps?|drops?)"#
+    static let route =
+        #"\b(by mouth|orally|oral|po|subcutaneous(?:ly)?|under the skin|sq|sc|subq|intramuscular(?:ly)?|im|intravenous(?:ly)?|iv|topical(?:ly)?|on the skin|in (?:the|each|both) ears?|otic|in (?:the|each|both) eyes?|ophthalmic)\b"#
+    static let frequency =
+        #"\b(once a day|once daily|twice a day|twice daily|(?:\d|three|four) times (?:a|per) day|every \d{1,2} hours|every other day|every (?:morning|evening|night)|daily|bid|sid|tid|qid|q\d{1,2}h|as needed|at bedtime|once)\b"#
+    static let duration = #"\bfor (?:(\d{1,3})|a|an|one) (days?|weeks?|months?)\b"#
+
+    func medications(_ sentences: [SourcedSentence]) -> [ClinicalNote.Medication] {
+        var found: [ClinicalNote.Medication] = []
+        var seen = Set<String>()
+        for sentence in sentences {
+            let lower = sentence.text.lowercased()
+            var hits: [(name: String, range: Range<String.Index>)] = []
+            for entry in lexicon.entries {
+                if let range = entry.forms.lazy.compactMap({ SummaryDrafter.wordRange(of: $0, in: lower) }).first {
+                    hits.append((entry.name, range))
+                }
+            }
+            hits.sort { $0.range.lowerBound < $1.range.lowerBound }
+            for (index, hit) in hits.enumerated() where !seen.contains(hit.name) {
+                seen.insert(hit.name)
+                // The words after the name, up to the next drug, describe this one; the route may come before it
+                // ("give orally meloxicam"), so the words before the name count for the route too.
+                let end = index + 1 < hits.count ? hits[index + 1].range.lowerBound : lower.endIndex
+                let clause = String(lower[hit.range.upperBound..<end])
+                let lead = String(lower[..<hit.range.lowerBound].suffix(30))
+                found.append(medication(hit.name, clause: clause, lead: lead, sources: sentence.sources))
+            }
+        }
+        return found
+    }
+
+    func medication(_ name: String, clause: String, lead: String, sources: [ClinicalNote.SourceSpan])
+        -> ClinicalNote.Medication
+    {
+        var med = ClinicalNote.Medication(name: name, sources: sources)
+        if let m = ClinicalText.firstMatch(#"\#(Self.range)\s*\#(Self.doseUnit)\b"#, in: clause) {
+            med.dose = Double(m[1])
+            med.doseMax = Double(m[2])
+            med.unit = Self.unit(m[3])
+        } else if let m = ClinicalText.firstMatch(#"\#(Self.range)\s*\#(Self.doseUnit)\s+(?:of\s+)?$"#, in: lead) {
+            // Vets also say the amount first: "0.5 ml of maropitant".
+            med.dose = Double(m[1])
+            med.doseMax = Double(m[2])
+            med.unit = Self.unit(m[3])
+        } else if let m = ClinicalText.firstMatch(#"^\W*(?:\w+\W+){0,2}?\#(Self.number)\b(?!\s*(?:days?|weeks?|months?|hours?|times))"#, in: clause) {
+            // A number right after the drug's name with no unit: kept, and flagged for a person to complete.
+            med.dose = Double(m[1])
+        }
+        if let m = ClinicalText.firstMatch(Self.route, in: clause) ?? ClinicalText.firstMatch(Self.route, in: lead) {
+            med.route = Self.route(m[1])
+        }
+        if let m = ClinicalText.firstMatch(Self.frequency, in: clause) { med.frequency = Self.frequency(m[1]) }
+        if let m = ClinicalText.firstMatch(Self.duration, in: clause) {
+            let count = m[1].isEmpty ? "1" : m[1]
+            let unit = m[2].hasSuffix("s") ? String(m[2].dropLast()) : m[2]
+            med.duration = "\(count) \(unit)\(count == "1" ? "" : "s")"
+        }
+        return med
+    }
+
+    static func unit(_ spoken: String) -> String {
+        switch spoken {
+        case "mg/kg", "mg per kg", "milligram per kilogram", "milligrams per kilogram": "mg/kg"
+        case "mg", "milligram", "milligrams": "mg"
+        case "mcg", "microgram", "micrograms": "mcg"
+        case "ml", "milliliter", "milliliters", "millilitre", "millilitres", "cc": "ml"
+        case "g", "gram", "grams": "g"
+        case "unit", "units", "iu": "units"
+        case "tablet", "tablets", "tab", "tabs", "pill", "pills": "tablet"
+        case "capsule", "capsules", "cap", "caps": "capsule"
+        default: "drop"
+        }
+    }
+
+    static func route(_ spoken: String) -> String {
+        switch spoken {
+        case "by mouth", "orally", "oral", "po": "oral"
+        case _ where spoken.hasPrefix("subcutaneous") || ["under the skin", "sq", "sc", "subq"].contains(spoken):
+            "subcutaneous"
+        case _ where spoken.hasPrefix("intramuscular") || spoken == "im": "intramuscular"
+        case _ where spoken.hasPrefix("intravenous") || spoken == "iv": "intravenous"
+        case _ where spoken.hasPrefix("topical") || spoken == "on the skin": "topical"
+        case _ where spoken.contains("ear") || spoken == "otic": "otic"
+        default: "ophthalmic"
+        }
+    }
+
+    static func frequency(_ spoken: String) -> String {
+        switch spoken {
+        case "bid", "twice a day", "twice daily": "twice daily"
+        case "sid", "once a day", "once daily", "daily": "once daily"
+        case "tid", "3 times a day", "three times a day", "3 times per day", "three times per day": "three times daily"
+        case "qid", "4 times a day", "four times a day", "4 times per day", "four times per day": "four times daily"
+        case "once": "once"
+        case _ where spoken.hasPrefix("q") && spoken.hasSuffix("h"): "every \(spoken.dropFirst().dropLast()) hours"
+        default: spoken
+        }
+    }
+
+    // MARK: Follow-up
+
+    static let followUpCues = [
+        "recheck", "re-check", "follow up", "follow-up", "followup", "come back", "return in", "return for",
+        "revisit", "see her again", "see him again", "see them again", "next visit", "booster",
+    ]
+
+    func followUp(_ sentences: [SourcedSentence]) -> ClinicalNote.FollowUp? {
+        for sentence in sentences {
+            let lower = sentence.text.lowercased()
+            guard Self.followUpCues.contains(where: lower.contains) else { continue }
+            var followUp = ClinicalNote.FollowUp(text: sentence.text, sources: sentence.sources)
+            if let m = ClinicalText.firstMatch(#"\b(\d{4}-\d{2}-\d{2})\b"#, in: lower) {
+                followUp.date = m[1]
+            }
+            if let m = ClinicalText.firstMatch(#"\bin (?:(\d{1,3})|a|an|one) (days?|weeks?|months?)\b"#, in: lower) {
+                let count = Int(m[1]) ?? 1
+                followUp.intervalDays = count * (m[2].hasPrefix("week") ? 7 : m[2].hasPrefix("month") ? 30 : 1)
+            } else if lower.contains("next week") {
+                followUp.intervalDays = 7
+            } else if lower.contains("tomorrow") {
+                followUp.intervalDays = 1
+            }
+            if let m = ClinicalText.firstMatch(#"\b(?:for|to check|to recheck|to look at)\s+(?:a |an |the |her |his |its )?([a-z][a-z '-]{2,60}?)(?:[.,;!?]|$)"#,
+                                                in: lower.replacingOccurrences(of: #"in (\d{1,3}|a|an|one) (days?|weeks?|months?)"#, with: "", options: .regularExpression))
+            {
+                followUp.reason = m[1].trimmingCharacters(in: .whitespaces)
+            }
+            return followUp
+        }
+        return nil
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The spoken forms a vet uses, rewritten into the forms the extractor reads: numbers as digits (SpokenNumbers),
+/// a leading "point five" before a unit as 0.5, spelled-out Latin abbreviations ("b i d", "b.i.d.") as one word.
+enum ClinicalText {
+    static func normalize(_ text: String) -> String {
+        var out = SpokenNumbers.normalize(
+            text.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces))
+        // "point five milliliters": SpokenNumbers only reads "point" after a number; here a unit must follow, so
+        // "at this point two dogs" stays as it is.
+        out = replace(#"\bpoint ((?:\d\s?){1,3})\s*(?=(?:ml|milliliters?|millilitres?|mg|milligrams?|cc|mcg|kg|kilos?|grams?|g)\b)"#,
+                      in: out) { groups in "0." + groups[1].replacingOccurrences(of: " ", with: "") + " " }
+        // "b i d", "b.i.d.", "s.i.d", "q 8 h" → bid, sid, q8h.
+        out = replace(#"\b([bstq])[ .]?i[ .]?d\b\.?"#, in: out) { groups in groups[1].lowercased() + "id" }
+        out = replace(#"\bq\s?(\d{1,2})\s?h(?:rs?|ours?)?\b\.?"#, in: out) { groups in "q\(groups[1])h" }
+        return out
+    }
+
+    /// Every match of `pattern` (case-insensitive) replaced by `transform` of its groups (index 0 = whole match).
+    static func replace(_ pattern: String, in text: String, _ transform: ([String]) -> String) -> String {
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return text }
+        let ns = text as NSString
+        var result = ""
+        var last = 0
+        for match in regex.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
+            result += ns.substring(with: NSRange(location: last, length: match.range.location - last))
+            let groups = (0..<match.numberOfRanges).map { i -> String in
+                let r = match.range(at: i)
+                return r.location == NSNotFound ? "" : ns.substring(with: r)
+            }
+            result += transform(groups)
+            last = match.range.location + match.range.length
+        }
+        result += ns.substring(from: last)
+        return result
+    }
+
+    /// Every match's groups, in order (index 0 = whole match; "" for a group that did not take part).
+    static func matches(_ pattern: String, in text: String) -> [[String]] {
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return [] }
+        let ns = text as NSString
+        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { match in
+            (0..<match.numberOfRanges).map { i in
+                let r = match.range(at: i)
+                return r.location == NSNotFound ? "" : ns.substring(with: r)
+            }
+        }
+    }
+
+    static func firstMatch(_ pattern: String, in text: String) -> [String]? { matches(pattern, in: text).first }
+}
