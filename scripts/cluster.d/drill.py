@@ -369,9 +369,8 @@ def scenario_reconciler(cluster: Cluster, results: dict, stats: Stats) -> None:
     victim.kill9()
     killed_at = time.monotonic()
     print(f"    killed {victim.name}, the reconciler's last holder", flush=True)
-    # A kill between runs leaves an expired lease: the survivor's next tick (1 s) claims it. A kill inside a run
-    # leaves the lease to expire (300 s): the drill then waits longer than its budget and fails, which is the
-    # truth about that case (docs/scaling.md).
+    # A kill between runs leaves a released lease: the survivor's next tick (1 s) claims it. A kill inside a run
+    # leaves the lease to expire: at most 30 s, as it is renewed every 10 s while a run lasts (docs/scaling.md).
     wait_until(lambda: holder() == survivor.pid, 60, "the other worker to take the reconciler lease")
     took = time.monotonic() - killed_at
     # Only ever one holder: the lease row has one owner, claimed under an advisory lock.

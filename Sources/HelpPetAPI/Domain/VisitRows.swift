@@ -11,7 +11,7 @@ enum VisitRows {
         let lock = db.engine == .postgres ? " FOR UPDATE" : ""
         guard let row = try await db.sql.raw("SELECT * FROM visits WHERE id = \(bind: id)\(unsafeRaw: lock)").first()
         else { return nil }
-        return try row.decode(model: Visit.self)
+        return try row.decode(fluentModel: Visit.self)
     }
 }
 

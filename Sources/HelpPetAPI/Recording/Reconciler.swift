@@ -10,7 +10,7 @@ import Vapor
 /// without a live transcription job get one. Single instance across processes (`task_leases`).
 struct Reconciler: Sendable {
     static let leaseName = "reconciler"
-    static let leaseDuration: TimeInterval = 300
+    static let leaseDuration: TimeInterval = 30
     static let maxStorageChecksPerRun = 200
     static let legacyReservationLifetime: TimeInterval = 15 * 60
     static let presignedWindow: TimeInterval = 7 * 86_400
@@ -21,15 +21,17 @@ struct Reconciler: Sendable {
     let clock: any AppClock
     let metrics: MetricsRegistry
 
-    /// One run; false when another process holds the lease.
+    /// One run; false when another process holds the lease. The lease is short and renewed while the run lasts,
+    /// so a process killed in the middle of a run blocks the others for at most `leaseDuration`.
     @discardableResult
     func runOnce(on db: any Database, logger: Logger) async throws -> Bool {
         let now = WireTime.truncated(clock.now())
-        guard try await TaskLease.claim(
-            Self.leaseName, owner: ProcessIdentity.current, duration: Self.leaseDuration, now: now, on: db)
-        else { return false }
-        metrics.counter("helppet_reconciler_runs_total").increment()
-        do {
+        let clock = self.clock
+        let ran = try await TaskLease.whileHolding(
+            Self.leaseName, owner: ProcessIdentity.current, duration: Self.leaseDuration,
+            now: { WireTime.truncated(clock.now()) }, on: db
+        ) {
+            metrics.counter("helppet_reconciler_runs_total").increment()
             var budget = Self.maxStorageChecksPerRun
             for visit in try await candidates(now: now, on: db) where budget > 0 {
                 try await reconcile(visit, budget: &budget, now: now, on: db, logger: logger)
@@ -38,12 +40,8 @@ struct Reconciler: Sendable {
             try await purgeDeadIntents(budget: &budget, now: now, on: db, logger: logger)
             try await requeueOrphanedJobs(now: now, on: db)
             try await publishJobGauges(on: db)
-        } catch {
-            try? await TaskLease.release(Self.leaseName, owner: ProcessIdentity.current, now: now, on: db)
-            throw error
         }
-        try await TaskLease.release(Self.leaseName, owner: ProcessIdentity.current, now: now, on: db)
-        return true
+        return ran != nil
     }
 
     /// `new` recording visits due for a storage check, never-checked first, at most 200 per run.
