@@ -36,8 +36,9 @@ for line in open("Sources/Transcription/Resources/medications.txt"):
     line = line.split("#", 1)[0].strip()
     if line:
         names.append(line.split("|")[0].strip())
-print("Veterinary visit notes. Temperature in degrees Fahrenheit, weight in kilograms, heart rate in bpm. "
-      "Medications: " + ", ".join(names[:40]) + ".")
+# The worker's prompt (MedicationLexicon.prompt): the drug list first, a plain sentence last.
+print("Temperature in degrees Fahrenheit, weight in kilograms, heart rate in bpm. "
+      "Medications: " + ", ".join(names[:40]) + ". Veterinary visit notes.")
 PY
 )"
 

@@ -118,6 +118,13 @@ struct ClinicalNoteDrafterTests {
         #expect(monthly.followUp?.intervalDays == 30 && monthly.followUp?.reason == "booster")
         let none = try #require(draft(segments(["Everything looks good today."])))
         #expect(none.followUp == nil)
+        // Why she came is not when she comes back.
+        let visit = try #require(draft(segments(["Bella is here for a recheck of her ears.", "Recheck in two weeks."])))
+        #expect(visit.followUp?.intervalDays == 14 && visit.followUp?.text == "Recheck in 2 weeks.")
+        #expect(visit.sections.first?.sentences.map(\.text) == ["Bella is here for a recheck of her ears."])
+        // How tiny.en wrote "Recheck in two weeks." for espeak-ng's voice.
+        let dropped = try #require(draft(segments(["recheckin' two weeks."])))
+        #expect(dropped.followUp?.intervalDays == 14)
     }
 
     @Test func aSectionMayCollectSeveralKindsOfSentence() throws {

@@ -181,29 +181,34 @@ struct ClinicalExtractor: Sendable {
         "revisit", "see her again", "see him again", "see them again", "next visit", "booster",
     ]
 
+    /// The first sentence with a cue that says when (an interval or a date), else the last one with a cue: "she
+    /// is here for a recheck" at the start of a visit is why she came, not when she comes back.
     func followUp(_ sentences: [SourcedSentence]) -> ClinicalNote.FollowUp? {
-        for sentence in sentences {
-            let lower = sentence.text.lowercased()
-            guard Self.followUpCues.contains(where: lower.contains) else { continue }
-            var followUp = ClinicalNote.FollowUp(text: sentence.text, sources: sentence.sources)
-            if let m = ClinicalText.firstMatch(#"\b(\d{4}-\d{2}-\d{2})\b"#, in: lower) {
-                followUp.date = m[1]
-            }
-            if let m = ClinicalText.firstMatch(#"\bin (?:(\d{1,3})|a|an|one) (days?|weeks?|months?)\b"#, in: lower) {
-                let count = Int(m[1]) ?? 1
-                followUp.intervalDays = count * (m[2].hasPrefix("week") ? 7 : m[2].hasPrefix("month") ? 30 : 1)
-            } else if lower.contains("next week") {
-                followUp.intervalDays = 7
-            } else if lower.contains("tomorrow") {
-                followUp.intervalDays = 1
-            }
-            if let m = ClinicalText.firstMatch(#"\b(?:for|to check|to recheck|to look at)\s+(?:a |an |the |her |his |its )?([a-z][a-z '-]{2,60}?)(?:[.,;!?]|$)"#,
-                                                in: lower.replacingOccurrences(of: #"in (\d{1,3}|a|an|one) (days?|weeks?|months?)"#, with: "", options: .regularExpression))
-            {
-                followUp.reason = m[1].trimmingCharacters(in: .whitespaces)
-            }
-            return followUp
+        let mentioned = sentences.compactMap(followUp(in:))
+        return mentioned.first { $0.intervalDays != nil || $0.date != nil } ?? mentioned.last
+    }
+
+    private func followUp(in sentence: SourcedSentence) -> ClinicalNote.FollowUp? {
+        let lower = sentence.text.lowercased()
+        guard Self.followUpCues.contains(where: lower.contains) else { return nil }
+        var followUp = ClinicalNote.FollowUp(text: sentence.text, sources: sentence.sources)
+        if let m = ClinicalText.firstMatch(#"\b(\d{4}-\d{2}-\d{2})\b"#, in: lower) {
+            followUp.date = m[1]
         }
-        return nil
+        // "in'" too: Whisper writes "recheck in two weeks" as "recheckin' two weeks" now and then.
+        if let m = ClinicalText.firstMatch(#"(?:\bin|in') (?:(\d{1,3})|a|an|one) (days?|weeks?|months?)\b"#, in: lower) {
+            let count = Int(m[1]) ?? 1
+            followUp.intervalDays = count * (m[2].hasPrefix("week") ? 7 : m[2].hasPrefix("month") ? 30 : 1)
+        } else if lower.contains("next week") {
+            followUp.intervalDays = 7
+        } else if lower.contains("tomorrow") {
+            followUp.intervalDays = 1
+        }
+        if let m = ClinicalText.firstMatch(#"\b(?:for|to check|to recheck|to look at)\s+(?:a |an |the |her |his |its )?([a-z][a-z '-]{2,60}?)(?:[.,;!?]|$)"#,
+                                            in: lower.replacingOccurrences(of: #"in (\d{1,3}|a|an|one) (days?|weeks?|months?)"#, with: "", options: .regularExpression))
+        {
+            followUp.reason = m[1].trimmingCharacters(in: .whitespaces)
+        }
+        return followUp
     }
 }

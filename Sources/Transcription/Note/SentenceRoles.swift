@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which part of a note a sentence belongs to, read from the words vets use. The first matching rule wins: history
-/// (what the owner saw) unless a plan verb is in it, then plan, assessment, objective; a sentence with no cue
+/// (what the owner saw, and why the pet came in) unless a plan verb is in it, then plan, assessment, objective; a sentence with no cue
 /// continues the part before it, and the first sentence defaults to subjective.
 enum SentenceRoles {
     /// Words that make a sentence today's plan, even in the middle of history ("the owner will give…").
@@ -10,6 +10,11 @@ enum SentenceRoles {
         "follow up", "follow-up", "come back", "return in", "return for", "recommend", "schedule", "plan",
         "send home", "sent home", "go home", "discharged", "booster", "stop the", "stop giving", "apply ",
         "administer", "take home", "cone", "restrict",
+    ]
+    /// Why the pet came in: history, even when it names a plan word ("here for a recheck of her ears").
+    static let reasonForVisit = [
+        "here for", "here today for", "in today for", "presents for", "presented for", "came in for", "comes in for",
+        "brought in for",
     ]
     static let planWords = ["twice daily", "once daily", " bid", " sid", " tid", "every "]
     static let assessment = [
@@ -37,7 +42,7 @@ enum SentenceRoles {
             let lower = " " + sentence.lowercased()
             let plans = planVerbs.contains(where: lower.contains)
             let role: NoteTemplate.Role
-            if history.contains(where: lower.contains) && !plans {
+            if reasonForVisit.contains(where: lower.contains) || history.contains(where: lower.contains) && !plans {
                 // What the owner saw, even of the ears or the weight, is history.
                 role = .subjective
             } else if plans || planWords.contains(where: lower.contains) || medicationNames(lower) {

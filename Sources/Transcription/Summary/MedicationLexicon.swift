@@ -32,12 +32,13 @@ public struct MedicationLexicon: Sendable {
     }()
 
     /// Whisper's initial prompt: context and spellings (the pet's name, the drug names), kept short because
-    /// Whisper only reads the last 224 tokens of a prompt.
+    /// Whisper only reads the last 224 tokens of a prompt. The drug list comes first and a plain sentence last:
+    /// a prompt that ended on the list made tiny.en go on listing drugs over the first words said
+    /// ("metronidazalexin" for "Bella is here"; bench/results/2026-11-26-transcription-prompt.txt).
     public func prompt(petName: String?) -> String {
-        var prompt = "Veterinary visit notes"
+        var prompt = "Temperature in degrees Fahrenheit, weight in kilograms, heart rate in bpm. Medications: "
+        prompt += entries.prefix(40).map(\.name).joined(separator: ", ") + ". Veterinary visit notes"
         if let petName, !petName.isEmpty { prompt += " for \(petName)" }
-        prompt += ". Temperature in degrees Fahrenheit, weight in kilograms, heart rate in bpm. Medications: "
-        prompt += entries.prefix(40).map(\.name).joined(separator: ", ") + "."
-        return prompt
+        return prompt + "."
     }
 }

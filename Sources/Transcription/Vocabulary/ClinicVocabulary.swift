@@ -65,6 +65,7 @@ public struct ClinicVocabulary: Sendable {
     }()
 
     public func corrector() -> VocabularyCorrector {
-        VocabularyCorrector(terms: terms, ordinaryWords: Self.ordinaryWords)
+        VocabularyCorrector(
+            terms: terms, drugNames: MedicationLexicon.bundled.entries.flatMap(\.forms), ordinaryWords: Self.ordinaryWords)
     }
 }

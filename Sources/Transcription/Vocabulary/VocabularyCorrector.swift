@@ -19,9 +19,12 @@ public struct VocabularyCorrector: Sendable {
     /// Terms by first letter, for the search.
     private let termsByInitial: [Character: [String]]
     private let ordinaryWords: Set<String>?
+    /// The second pass over drug names (`DrugSoundAlike`); nil without a word list or drug names.
+    private let soundAlike: DrugSoundAlike?
 
-    /// `terms` may hold phrases; each of their words of 5 letters or more becomes a target.
-    public init(terms: [String], ordinaryWords: Set<String>?) {
+    /// `terms` may hold phrases; each of their words of 5 letters or more becomes a target. `drugNames` are also
+    /// matched by sound, over up to three words.
+    public init(terms: [String], drugNames: [String] = [], ordinaryWords: Set<String>?) {
         var spelled: [String: String] = [:]
         for term in terms {
             for word in term.split(whereSeparator: { !$0.isLetter }) where word.count >= Self.minimumLength {
@@ -31,6 +34,7 @@ public struct VocabularyCorrector: Sendable {
         self.terms = spelled
         self.termsByInitial = Dictionary(grouping: spelled.keys) { $0.first! }
         self.ordinaryWords = ordinaryWords
+        soundAlike = ordinaryWords.flatMap { drugNames.isEmpty ? nil : DrugSoundAlike(drugNames: drugNames, ordinaryWords: $0) }
     }
 
     static let minimumLength = 5
@@ -67,6 +71,11 @@ public struct VocabularyCorrector: Sendable {
             }
         }
         flush()
+        if let soundAlike {
+            let (spoken, more) = soundAlike.correct(output)
+            output = spoken
+            for correction in more where !corrections.contains(correction) { corrections.append(correction) }
+        }
         return (output, corrections)
     }
 
