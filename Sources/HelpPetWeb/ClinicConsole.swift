@@ -30,6 +30,7 @@ public enum ClinicConsole {
             AdminPages(context: context).boot(pages)
             AppointmentPages(context: context).boot(pages)
             VisitPages(context: context).boot(pages)
+            DischargePage(context: context).boot(pages)
         }
     }
 }

@@ -45,6 +45,8 @@ package struct ClinicVisitDetail: Sendable {
     /// When the note was approved (issue 18); nil while it is a draft.
     package let approvedAt: String?
     package let addenda: [ConsoleAddendum]
+    /// The structured draft (`metadata.clinical_note`, issue 18): sections whose sentences point at the audio.
+    package let note: ClinicalNoteView?
 }
 
 /// The visit page's read. Staff of the visit's practice and ADMIN only: owners read approved notes on their own
@@ -81,7 +83,13 @@ package enum ClinicVisit {
             segments: segments, metadata: row.metadata, createdByName: around.created_by_name,
             createdAt: row.created_at, updatedAt: row.updated_at,
             approvedAt: { if case .string(let at)? = row.metadata["summary_approved_at"] { at } else { nil } }(),
-            addenda: try await addenda(request: request, visitID: id))
+            addenda: try await addenda(request: request, visitID: id), note: ClinicalNoteView(row.metadata))
+    }
+
+    /// The printable discharge page's read: whoever may read the visit (the pet's owner included), once the note is
+    /// approved; the API's 404 and 409 otherwise.
+    package static func discharge(request: Request, id: UUID) async throws -> DischargeInstructions {
+        try await DischargeInstructions.forVisit(id, caller: try request.caller, on: request.db).instructions
     }
 
     /// The addenda of a visit the caller may read (owners: only of an approved note, where they exist at all).

@@ -6,45 +6,64 @@ import Foundation
 /// HelpPetAPI does not import Transcription (docs/architecture.md), so this is the reading side of that JSON: only the
 /// fields the API uses, every one optional, so a note written by an older worker still reads.
 package struct ClinicalNoteView: Decodable, Sendable {
-    struct Sentence: Decodable, Sendable { var text: String }
-    struct Section: Decodable, Sendable {
-        var key: String
-        var title: String
-        var sentences: [Sentence]
+    /// A stretch of the recording, in seconds from its start.
+    package struct SourceSpan: Decodable, Sendable {
+        package var start: Double
+        package var end: Double
     }
-    struct Measurement: Decodable, Sendable {
-        var value: Double
-        var value_max: Double?
-        var unit: String
+    package struct Sentence: Decodable, Sendable {
+        package var text: String
+        package var sources: [SourceSpan]?
     }
-    struct Vitals: Decodable, Sendable {
-        var temperature: Measurement?
-        var weight: Measurement?
+    package struct Section: Decodable, Sendable {
+        package var key: String
+        package var title: String
+        package var sentences: [Sentence]
     }
-    struct Medication: Decodable, Sendable {
-        var name: String
-        var dose: Double?
-        var dose_max: Double?
-        var unit: String?
-        var route: String?
-        var frequency: String?
-        var duration: String?
+    package struct Measurement: Decodable, Sendable {
+        package var value: Double
+        package var value_max: Double?
+        package var unit: String
     }
-    struct FollowUp: Decodable, Sendable {
-        var interval_days: Int?
-        var date: String?
-        var reason: String?
-        var text: String?
+    package struct Vitals: Decodable, Sendable {
+        package var temperature: Measurement?
+        package var weight: Measurement?
+        package var heart_rate: Measurement?
+        package var respiratory_rate: Measurement?
+    }
+    package struct Medication: Decodable, Sendable {
+        package var name: String
+        package var dose: Double?
+        package var dose_max: Double?
+        package var unit: String?
+        package var route: String?
+        package var frequency: String?
+        package var duration: String?
+        package var sources: [SourceSpan]?
+    }
+    package struct FollowUp: Decodable, Sendable {
+        package var interval_days: Int?
+        package var date: String?
+        package var reason: String?
+        package var text: String?
+    }
+    /// Something a person should look at before approving (a dose without a unit, far outside the usual range, or
+    /// a number the recogniser was unsure of).
+    package struct Flag: Decodable, Sendable {
+        package var kind: String
+        package var message: String
+        package var sources: [SourceSpan]?
     }
 
-    var template: String?
-    var template_version: Int?
-    var sections: [Section]?
-    var vitals: Vitals?
-    var medications: [Medication]?
-    var follow_up: FollowUp?
+    package var template: String?
+    package var template_version: Int?
+    package var sections: [Section]?
+    package var vitals: Vitals?
+    package var medications: [Medication]?
+    package var follow_up: FollowUp?
+    package var flags: [Flag]?
 
-    init?(_ metadata: [String: JSONValue]) {
+    package init?(_ metadata: [String: JSONValue]) {
         guard let note = metadata["clinical_note"], case .object = note,
             let data = try? JSONEncoder().encode(note),
             let view = try? JSONDecoder().decode(ClinicalNoteView.self, from: data)
@@ -72,12 +91,12 @@ package struct ClinicalNoteView: Decodable, Sendable {
         return LocalDay.day(containing: visitDate, in: zone).adding(days: days)
     }
 
-    static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// "250 mg", "10–12 kg"-style amount, or nil.
-    static func amount(_ value: Double?, _ max: Double?, _ unit: String?) -> String? {
+    package static func amount(_ value: Double?, _ max: Double?, _ unit: String?) -> String? {
         guard let value else { return nil }
         var text = format(value)
         if let max { text += "–" + format(max) }

@@ -17,8 +17,9 @@ async function loadAudio() {
   }
 }
 
+// Transcript segments and the note's sentences both carry the second they start at; only segments are marked.
 const segments = [...document.querySelectorAll("button.segment")];
-for (const button of segments) {
+for (const button of document.querySelectorAll("button[data-start]")) {
   button.addEventListener("click", async () => {
     if (!player) return;
     if (!player.src) await loadAudio();

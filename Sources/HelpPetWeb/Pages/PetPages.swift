@@ -72,7 +72,9 @@ struct PetPages: Sendable {
                 .forEach(addenda) { addendum in
                     .p(.class("addendum"), .strong("Addendum: "), .safeText(addendum.text),
                        .span(.class("muted"), .safeText(" (\(addendum.authorName), \(clock.dateTime(addendum.createdAt)))")))
-                }))
+                },
+                .p(.a(.attr("href", context.path("/visits/\(PageParts.lower(visit.id))/discharge")),
+                      .text("Discharge instructions")))))
         }
         return .div(.class("stack"), .group(cards))
     }

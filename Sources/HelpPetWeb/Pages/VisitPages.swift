@@ -55,6 +55,10 @@ struct VisitView {
                 ("Source", detail.source == "manual" ? "Written notes" : "Recording"),
             ])),
             audioSection(),
+            .unwrap(detail.note) { note in
+                ClinicalNoteSection(note: note, hasAudio: detail.hasAudio, approved: detail.summaryStatus == "approved")
+                    .render()
+            },
             transcriptSection(),
             summarySection(),
             metadataSection()
@@ -170,6 +174,8 @@ struct VisitView {
             .unwrap(detail.approvedAt.flatMap { try? WireTime.parseInputDateTime($0, field: "approved") }) { at in
                 .p(.class("muted"), .safeText("Approved \(clock.dateTime(at))."))
             },
+            .p(.a(.class("button"), .attr("href", context.path("/visits/\(id)/discharge")),
+                  .text("Discharge instructions (printable)"))),
             .h3("Addenda"),
             .if(detail.addenda.isEmpty, .p(.class("muted"), .text("None."))),
             .ol(.class("addenda"), .forEach(detail.addenda) { addendum in
