@@ -96,7 +96,8 @@ def main():
         vad_filter=True, vad_parameters={"speech_pad_ms": 800})
     out = []
     for s in segments:
-        out.extend(sentence_pieces(s))
+        if not invented(s):
+            out.extend(sentence_pieces(s))
     # Now and then the filter lets a second or two of noise through, and tiny.en answers it with one of its stock
     # phrases ("You", seen in CI on white noise). Such a phrase alone in under 3 s of kept audio is dropped.
     kept = float(info.duration_after_vad or 0)
@@ -111,6 +112,16 @@ def main():
         "model": model_name,
     }))
     return 0
+
+
+def invented(segment):
+    """A short segment the model wrote over no speech: with word timestamps, faster-whisper decodes the last fraction
+    of a second after the final word too, and tiny.en answers it with "You", "Okay." or "And..." (bench/results/
+    2026-11-26-transcription-prompt.txt). Those come with a high no-speech probability and words it is sure of
+    at most 30 %; a vet's own "okay" is heard with far higher confidence."""
+    words = [w for w in (segment.words or []) if w.word.strip()]
+    return (0 < len(words) <= 3 and float(segment.no_speech_prob) >= 0.5
+            and max(float(w.probability) for w in words) < 0.3)
 
 
 def sentence_pieces(segment):
