@@ -1,7 +1,8 @@
 """`scripts/cluster drill`: the five fault scenarios of issue 19 under a steady mixed load, then the table.
 
 Load (through nginx, like real clients): recording clients doing the seed 002 per-pet flow (new pet → initiate →
-presigned POST straight to S3 → complete; every 6th complete is left out on purpose, for the reconciler), a
+presigned POST straight to S3 → complete; every 6th complete is left out on purpose, for the reconciler), the same
+flow through the real HelpPetKit (`helppet record`, with the kit's own retries), a
 dashboard reader, and an AutoDetail client booking slots with an Idempotency-Key. Every client retries
 connection errors and 502/503/504 with backoff (Retry-After honoured), at most RETRY_BUDGET retries per call,
 like the kits do.
@@ -187,6 +188,49 @@ class Load:
             self.record_one(f"drill-{n}-{i}", self.clip, complete=i % 6 != 0)
             self.stop.wait(3.0)
 
+    def kit_recorder(self) -> None:
+        """The same per-pet flow through the real client kit: `helppet record` (HelpPetKit: initiate, presigned
+        upload, complete, each with the kit's own retry policy), one appointment and pet per recording. A recording
+        the kit gave up on is a failure: its retries are what must carry it over a killed node."""
+        helppet = self.cluster.server_bin.parent / "helppet"
+        if not helppet.exists():
+            self.stats.fail(f"kit recorder: {helppet} not built")
+            return
+        with tempfile.TemporaryDirectory(prefix="cluster-kit-") as folder:
+            env = {"PATH": "/usr/bin:/bin", "HOME": folder, "XDG_CONFIG_HOME": folder, "HELPPET_SERVER": self.cluster.url}
+            clip = Path(folder) / "visit.m4a"
+            clip.write_bytes(self.clip)
+            login = subprocess.run([str(helppet), "login", "--username", "vet1", "--password-stdin"], env=env,
+                                   input="password123\n", capture_output=True, text=True, timeout=60)
+            if login.returncode != 0:
+                self.stats.fail(f"kit login: {login.stderr.strip()}")
+                return
+            i = 0
+            while not self.stop.is_set():
+                i += 1
+                status, pet = self.vet.call("POST", "/api/v1/pets", {"name": f"kit-{i}", "species": "cat", "owner_id": OWNER})
+                start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 3600))
+                status2, appointment = (0, None) if status not in (200, 201) else self.vet.call(
+                    "POST", "/api/v1/appointments", {"pet_owner_id": OWNER, "pet_ids": [pet["id"]],
+                                                     "appointment_date": start, "duration_minutes": 15,
+                                                     "title": f"Kit drill {i}", "assigned_vet_user_id": VET1})
+                if status2 != 201:
+                    self.stats.fail(f"kit appointment: {status} {status2}")
+                    self.stop.wait(3.0)
+                    continue
+                done = subprocess.run([str(helppet), "record", "--json", "--appointment", appointment["id"],
+                                       "--pet", pet["id"], str(clip)], env=env, capture_output=True, text=True,
+                                      timeout=300)
+                if done.returncode != 0:
+                    self.stats.fail(f"kit record gave up: {done.stderr.strip()[:200]}")
+                else:
+                    visit = json.loads(done.stdout)["uuid"]  # the completed VisitTranscript
+                    with self.lock:
+                        self.uploaded.add(visit)
+                        self.completed.add(visit)
+                    self.stats.add("kit recordings")
+                self.stop.wait(2.0)
+
     def reader(self) -> None:
         while not self.stop.is_set():
             status, _ = self.vet.call("GET", f"/api/v1/dashboard/vet/{VET1}/today")
@@ -227,7 +271,7 @@ class Load:
             self.stop.wait(1.0)
 
     def start(self) -> None:
-        targets = [lambda: self.recorder(1), lambda: self.recorder(2), self.reader, self.booker]
+        targets = [lambda: self.recorder(1), lambda: self.recorder(2), self.kit_recorder, self.reader, self.booker]
         self.threads = [threading.Thread(target=t, daemon=True) for t in targets]
         for thread in self.threads:
             thread.start()
@@ -520,7 +564,8 @@ def run_drill(cluster: Cluster) -> int:
     errors = {k[len("errors: "):]: v for k, v in sorted(counts.items()) if k.startswith("errors: ")}
     rows = [("requests", str(counts["requests"])),
             ("errors by class", ", ".join(f"{k}: {v}" for k, v in errors.items()) or "none"),
-            ("dashboard reads / bookings", f"{counts['dashboard reads']} / {counts['bookings']}")]
+            ("dashboard reads / bookings", f"{counts['dashboard reads']} / {counts['bookings']}"),
+            ("recordings by the kit (helppet record)", str(counts["kit recordings"]))]
     rows += list(results.items())
     rows.append(("duration", f"{time.monotonic() - started:.0f} s"))
     width = max(len(k) for k, _ in rows)
