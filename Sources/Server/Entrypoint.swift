@@ -28,10 +28,20 @@ enum Entrypoint {
             try? await app.asyncShutdown()
             exit(2)
         } catch {
+            // A command that fails (a missing file for `transcribe`, a bad folder for `restore`) ends with its
+            // message and exit status 1, not a crash report from an error thrown out of `main`.
             app.logger.report(error: error)
+            FileHandle.standardError.write(Data("server: \(Self.message(for: error))\n".utf8))
             try? await app.asyncShutdown()
-            throw error
+            exit(1)
         }
         try await app.asyncShutdown()
+    }
+
+    /// Foundation's file errors read well as their localized description; everything else as itself.
+    static func message(for error: any Error) -> String {
+        let domain = (error as NSError).domain
+        if domain == NSCocoaErrorDomain || domain == NSPOSIXErrorDomain { return error.localizedDescription }
+        return String(describing: error)
     }
 }

@@ -35,6 +35,10 @@ struct TranscribeCommand: AsyncCommand {
     func run(using context: CommandContext, signature: Signature) async throws {
         let app = context.application
         let settings = app.core.config.transcription
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: signature.file, isDirectory: &isFolder), !isFolder.boolValue else {
+            throw ConfigurationError("\(signature.file): no such file")
+        }
         let templateKey = signature.template ?? "soap"
         guard let template = NoteTemplates.builtIn[templateKey] else {
             throw ConfigurationError("--template must be one of \(NoteTemplates.keys.joined(separator: ", "))")
