@@ -1,3 +1,4 @@
+import _NIOFileSystem
 import Vapor
 
 extension StorageRoutes {
@@ -42,11 +43,16 @@ extension StorageRoutes {
         if request.method == .HEAD || length == 0 {
             return Response(status: status, version: request.version, headersNoUpdate: headers, body: .empty)
         }
-        // Streamed from the file through Vapor's non-blocking file I/O, one 64 KiB chunk at a time.
+        // Streamed from the file, one 64 KiB chunk at a time, through a handle this scope closes. Vapor's
+        // `fileio.readFile` left its handle open when a client went away mid-body (a browser's <audio> dropping a
+        // range request as the page reloads), and NIO's file system stops the process on a leaked handle: found
+        // by the clinic note browser test, which crashed the server that way.
         let body = Response.Body(managedAsyncStream: { writer in
-            let chunks = try await request.fileio.readFile(
-                at: dataPath, chunkSize: 64 * 1024, offset: offset, byteCount: Int(length))
-            for try await chunk in chunks { try await writer.writeBuffer(chunk) }
+            try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(dataPath)) { file in
+                for try await chunk in file.readChunks(in: offset..<(offset + length), chunkLength: .kibibytes(64)) {
+                    try await writer.writeBuffer(chunk)
+                }
+            }
         }, count: Int(length))
         let response = Response(status: status, version: request.version, headersNoUpdate: headers, body: body)
         return response
