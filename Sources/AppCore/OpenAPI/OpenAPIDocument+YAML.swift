@@ -1,4 +1,5 @@
 import Foundation
+import ObjectStorage
 import Yams
 
 /// An OpenAPI document as the repository keeps it (hand-edited YAML, reviewed like code) and as clients fetch it
@@ -43,7 +44,7 @@ public struct YAMLOpenAPIDocument: Sendable {
                     throw YAMLOpenAPIDocumentError("\(path): a mapping key must be a scalar")
                 }
                 if index > 0 { out += "," }
-                writeString(key.string, into: &out)
+                out += JSONText.string(key.string)
                 out += ":"
                 try writeJSON(pair.value, into: &out, at: "\(path).\(key.string)")
             }
@@ -70,26 +71,8 @@ public struct YAMLOpenAPIDocument: Sendable {
             }
             out += "\(value)"
         default:
-            writeString(text, into: &out)
+            out += JSONText.string(text)
         }
-    }
-
-    private static func writeString(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }
 
