@@ -134,6 +134,7 @@ def test_a_spoken_recheck_becomes_a_sectioned_note_and_the_owner_gets_the_discha
     wait_for(vet, lambda d: abs(d.execute_script("return document.getElementById('visit-player').currentTime")
                                 - wanted) < 1.5, 30)
     screenshot(vet, "clinic-visit-note-desktop")
+    assert_fits_a_phone(vet, "clinic-visit-note-phone", "#clinical-note")
 
     # Approval; then the printable discharge instructions, for the vet and for the owner's own account.
     vet.find_element(By.CSS_SELECTOR, "details.approve summary").click()
@@ -151,3 +152,22 @@ def test_a_spoken_recheck_becomes_a_sectioned_note_and_the_owner_gets_the_discha
     assert "In 2 weeks" in page, page
     assert owner.find_element(By.ID, "print").is_displayed()
     screenshot(owner, "clinic-discharge-owner-desktop")
+    assert_fits_a_phone(owner, "clinic-discharge-owner-phone", "#discharge")
+
+
+def assert_fits_a_phone(browser, name, selector):
+    """Owners read their instructions on a phone, vets check notes on one: the page may not scroll sideways and the
+    card stays inside the screen's width."""
+    size = browser.get_window_size()
+    browser.set_window_size(375, 812)
+    try:
+        wait_for(browser, lambda d: d.execute_script("return document.documentElement.clientWidth") <= 375)
+        overflow = browser.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 1, f"{name} scrolls sideways ({overflow}px)"
+        right = browser.execute_script(
+            "return document.querySelector(arguments[0]).getBoundingClientRect().right", selector)
+        assert right <= 376, f"{selector} reaches {right}px on a 375px screen"
+        screenshot(browser, name)
+    finally:
+        browser.set_window_size(size["width"], size["height"])

@@ -60,7 +60,8 @@ struct ClinicalNoteSection {
             .if(!vitals.isEmpty, .group(.h3("Vitals"), .tag("dl", [.attr("class", "facts")] + vitals))),
             .if(!medications.isEmpty, .group(
                 .h3("Medications"),
-                .table(.class("medications"),
+                // Scrolls sideways inside its own box on a phone, so a drug name is never split mid-word.
+                .div(.class("table-wrap"), .table(.class("medications"),
                     .thead(.tr(.th("Drug"), .th("Dose"), .th("Route"), .th("How often"), .th("How long"))),
                     .tbody(.forEach(medications) { med in
                         .tr(.attr("data-drug", med.name),
@@ -68,7 +69,7 @@ struct ClinicalNoteSection {
                             .td(.safeText(ClinicalNoteView.amount(med.dose, med.dose_max, med.unit) ?? "—")),
                             .td(.safeText(med.route ?? "—")), .td(.safeText(med.frequency ?? "—")),
                             .td(.safeText(med.duration ?? "—")))
-                    })))),
+                    }))))),
             .unwrap(note.follow_up) { followUp in
                 .group(.h3("Follow-up"), .p(.class("follow-up"), .safeText(Self.followUpText(followUp))))
             }
