@@ -97,6 +97,41 @@ import Transcription
         #expect(last.start > 40, "\(transcript.segments)")
     }
 
+    /// A visit whose kept speech runs just over 30 s (two parts around an 8 s pause, the end-to-end browser test's
+    /// visit): Whisper's last window holds only the tail of "weeks", and tiny.en wrote "Okay." there, which became a
+    /// sentence of the note's plan. The transcript ends on the last word said.
+    @Test(.enabled(if: Tools.whisperRunnable)) func aVisitJustOverThirtySecondsOfSpeechEndsOnItsLastWord() async throws {
+        try Tools.requireWhisper()
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let parts = [
+            "Bella is here for a recheck of her ears. The owner says she is eating well. Her temperature is one "
+                + "hundred one point five degrees and she weighs twenty two kilograms.",
+            "The left ear is still red. Give carprofen seventy five milligrams by mouth twice a day for five days. "
+                + "Give amoxicillin two hundred fifty milligrams by mouth twice a day for ten days. Recheck in two weeks.",
+        ]
+        var spoken: [URL] = []
+        for (index, text) in parts.enumerated() {
+            let part = folder.appendingPathComponent("part\(index).wav")
+            try SpeechFixture.run("espeak-ng", ["-v", "en-us", "-s", "130", "-w", part.path, text])
+            spoken.append(part)
+        }
+        let visit = folder.appendingPathComponent("visit.wav")
+        try SpeechFixture.run("ffmpeg", [
+            "-nostdin", "-loglevel", "error", "-y", "-i", spoken[0].path, "-f", "lavfi", "-t", "8",
+            "-i", "anullsrc=r=16000:cl=mono", "-i", spoken[1].path, "-filter_complex",
+            "[0:a]aresample=16000[a];[1:a]aresample=16000[s];[2:a]aresample=16000[b];[a][s][b]concat=n=3:v=0:a=1",
+            "-ar", "16000", "-ac", "1", visit.path,
+        ])
+        let hints = DecoderHints(prompt: MedicationLexicon.bundled.prompt(petName: "Bella"))
+        let transcript = try await TranscriptionTools.engineGate.withPermit {
+            try await Self.recognizer().transcribe(wav: visit, hints: hints, workDirectory: folder)
+        }
+        let last = try #require(transcript.segments.last)
+        #expect(last.text.lowercased().contains("weeks"), "\(transcript.segments.map(\.text))")
+        #expect(transcript.text.lowercased().contains("carprofen"), "\(transcript.text)")
+    }
+
     /// End to end: a silent recording becomes a processed visit with an empty transcript and a `no_speech` note,
     /// not a failure, and no draft summary is made of nothing.
     @Test(.enabled(if: Tools.whisperRunnable)) func aSilentRecordingIsProcessedWithANoSpeechNote() async throws {
