@@ -148,12 +148,9 @@ final class StatementCounter: LogHandler, @unchecked Sendable {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
-        file: String, function: String, line: UInt
-    ) {
-        guard message.description == "Executing query" else { return }
-        let merged = self.metadata.merging(explicit ?? [:]) { _, new in new }
+    func log(event: LogEvent) {
+        guard event.message.description == "Executing query" else { return }
+        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         guard case .string(let id)? = merged["request-id"] else { return }
         counts.withLockedValue { $0[id, default: 0] += 1 }
     }
