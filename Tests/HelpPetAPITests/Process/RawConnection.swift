@@ -29,19 +29,7 @@ final class RawConnection: @unchecked Sendable {
 
     static func open(port: Int) async throws -> RawConnection {
         try await onThread {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw TestSetupError("socket() failed") }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else {
-                Glibc.close(fd)
-                throw TestSetupError("connect() to \(port) failed")
-            }
+            let fd = try LoopbackSocket.connect(port: port)
             return RawConnection(fd: fd)
         }
     }

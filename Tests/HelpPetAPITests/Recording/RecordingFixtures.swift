@@ -456,19 +456,8 @@ enum RawHTTP {
     }
 
     static func exchange(port: Int, head: String, bodyPrefix: [UInt8], timeoutSeconds: Int = 10) throws -> Answer {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestSetupError("socket() failed") }
+        let fd = try LoopbackSocket.connect(port: port, receiveTimeoutSeconds: timeoutSeconds)
         defer { close(fd) }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw TestSetupError("connect() to \(port) failed") }
         let out = Array(head.utf8) + bodyPrefix
         var sent = 0
         while sent < out.count {
