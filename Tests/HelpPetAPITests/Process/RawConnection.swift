@@ -41,15 +41,7 @@ final class RawConnection: @unchecked Sendable {
     @discardableResult
     func send(_ bytes: [UInt8]) async -> Bool {
         let fd = self.fd
-        return (try? await Self.onThread {
-            var sent = 0
-            while sent < bytes.count {
-                let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard n > 0 else { return false }
-                sent += n
-            }
-            return true
-        }) ?? false
+        return (try? await Self.onThread { LoopbackSocket.sendAll(fd, bytes) }) ?? false
     }
 
     /// The next response (head and `Content-Length` body), or nil when none came within `timeout` seconds.
@@ -61,14 +53,11 @@ final class RawConnection: @unchecked Sendable {
                 if let end = text.range(of: "\r\n\r\n") {
                     let head = String(text[..<end.lowerBound])
                     let headBytes = text[..<end.upperBound].utf8.count
-                    let length = head.lowercased().split(separator: "\r\n")
-                        .first { $0.hasPrefix("content-length:") }
-                        .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                    let length = RawResponseHead.contentLength(head) ?? 0
                     if buffered.count - headBytes >= length {
                         let body = String(decoding: buffered[headBytes..<(headBytes + length)], as: UTF8.self)
                         buffered.removeFirst(headBytes + length)
-                        let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-                        return Answer(status: status, head: head, body: body)
+                        return Answer(status: RawResponseHead.status(head), head: head, body: body)
                     }
                 }
                 guard case .data(let bytes) = receive(until: deadline) else { return nil }

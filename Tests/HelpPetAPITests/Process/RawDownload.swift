@@ -15,18 +15,14 @@ enum RawDownload {
         /// The body bytes read (all of them for `fetch`, at least `keep` of them for `fetchThenReset`).
         let body: [UInt8]
 
-        /// The first value of `name` (case-insensitive), trimmed.
-        func header(_ name: String) -> String? {
-            head.split(separator: "\r\n").dropFirst().first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
-                .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
-        }
+        func header(_ name: String) -> String? { RawResponseHead.value(of: name, in: head) }
     }
 
     /// Sends `head`, reads the response head and at least `keep` body bytes, then closes with SO_LINGER 0 (an RST,
     /// not a polite FIN) while the server is still writing.
     static func fetchThenReset(port: Int, head: String, keep: Int) async throws -> Answer {
         try await RawConnection.onThread {
-            let fd = try connected(port: port)
+            let fd = try LoopbackSocket.connect(port: port, receiveTimeoutSeconds: 20)
             defer {
                 var hangUp = linger(l_onoff: 1, l_linger: 0)
                 setsockopt(fd, SOL_SOCKET, SO_LINGER, &hangUp, socklen_t(MemoryLayout<linger>.size))
@@ -40,25 +36,15 @@ enum RawDownload {
     /// Sends `head` and reads the whole answer (`Content-Length` bytes of body).
     static func fetch(port: Int, head: String) async throws -> Answer {
         try await RawConnection.onThread {
-            let fd = try connected(port: port)
+            let fd = try LoopbackSocket.connect(port: port, receiveTimeoutSeconds: 20)
             defer { close(fd) }
             try send(fd, head)
             return try receive(fd) { length, body in body >= length }
         }
     }
 
-    private static func connected(port: Int) throws -> Int32 {
-        try LoopbackSocket.connect(port: port, receiveTimeoutSeconds: 20)
-    }
-
     private static func send(_ fd: Int32, _ head: String) throws {
-        let bytes = Array(head.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw TestSetupError("the server stopped taking the request") }
-            sent += n
-        }
+        guard LoopbackSocket.sendAll(fd, Array(head.utf8)) else { throw TestSetupError("the server stopped taking the request") }
     }
 
     /// Reads until the head is complete and `enough(contentLength, bodyBytesRead)` holds; throws on EOF or timeout
@@ -72,8 +58,7 @@ enum RawDownload {
         while true {
             if let end = headEnd, enough(length, received.count - end) {
                 let head = String(decoding: received[..<(end - 4)], as: UTF8.self)
-                let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-                return Answer(status: status, head: head, body: Array(received[end...]))
+                return Answer(status: RawResponseHead.status(head), head: head, body: Array(received[end...]))
             }
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             guard n > 0 else {
@@ -82,9 +67,7 @@ enum RawDownload {
             received += chunk[0..<n]
             if headEnd == nil, let at = received.firstRange(of: separator) {
                 headEnd = at.upperBound
-                let head = String(decoding: received[..<at.lowerBound], as: UTF8.self).lowercased()
-                length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
-                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                length = RawResponseHead.contentLength(String(decoding: received[..<at.lowerBound], as: UTF8.self)) ?? 0
             }
         }
     }

@@ -446,25 +446,16 @@ enum RawHTTP {
     /// `exchange` on a thread of its own: on a 2-core machine the cooperative pool has two threads, and two
     /// exchanges blocking there would starve the in-process server that has to answer them.
     static func exchangeOnThread(port: Int, head: String, bodyPrefix: [UInt8], timeoutSeconds: Int = 10) async throws -> Answer {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result {
-                    try exchange(port: port, head: head, bodyPrefix: bodyPrefix, timeoutSeconds: timeoutSeconds)
-                })
-            }.start()
+        try await RawConnection.onThread {
+            try exchange(port: port, head: head, bodyPrefix: bodyPrefix, timeoutSeconds: timeoutSeconds)
         }
     }
 
     static func exchange(port: Int, head: String, bodyPrefix: [UInt8], timeoutSeconds: Int = 10) throws -> Answer {
         let fd = try LoopbackSocket.connect(port: port, receiveTimeoutSeconds: timeoutSeconds)
         defer { close(fd) }
-        let out = Array(head.utf8) + bodyPrefix
-        var sent = 0
-        while sent < out.count {
-            let n = out[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { break }
-            sent += n
-        }
+        // A server that stops taking the body early still answers: read what it says either way.
+        LoopbackSocket.sendAll(fd, Array(head.utf8) + bodyPrefix)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -472,18 +463,13 @@ enum RawHTTP {
             if n <= 0 { break }
             received += buffer[0..<n]
             let text = String(decoding: received, as: UTF8.self)
-            if let end = text.range(of: "\r\n\r\n") {
-                let headers = text[..<end.lowerBound].lowercased()
-                if let line = headers.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-                    let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)),
-                    received.count - text[..<end.upperBound].utf8.count >= length
-                {
-                    break
-                }
+            if let end = text.range(of: "\r\n\r\n"), let length = RawResponseHead.contentLength(text[..<end.lowerBound]),
+                received.count - text[..<end.upperBound].utf8.count >= length
+            {
+                break
             }
         }
         let text = String(decoding: received, as: UTF8.self)
-        let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        return Answer(status: status, text: text)
+        return Answer(status: RawResponseHead.status(text), text: text)
     }
 }

@@ -31,3 +31,36 @@ enum LoopbackSocket {
         return fd
     }
 }
+
+extension LoopbackSocket {
+    /// Writes all of `bytes`; false once the server no longer takes them (closed or reset).
+    @discardableResult
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { return false }
+            sent += n
+        }
+        return true
+    }
+}
+
+/// What the raw-socket tests read from an HTTP/1.1 response head (the text before the blank line).
+enum RawResponseHead {
+    /// The status code of the first line ("HTTP/1.1 206 Partial Content"), 0 when there is none.
+    static func status(_ head: some StringProtocol) -> Int {
+        head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    }
+
+    /// The first value of the header `name` (case-insensitive), trimmed.
+    static func value(of name: String, in head: some StringProtocol) -> String? {
+        let prefix = name.lowercased() + ":"
+        return head.split(separator: "\r\n").dropFirst().first { $0.lowercased().hasPrefix(prefix) }
+            .map { $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces) }
+    }
+
+    static func contentLength(_ head: some StringProtocol) -> Int? {
+        value(of: "Content-Length", in: head).flatMap { Int($0) }
+    }
+}
