@@ -136,7 +136,7 @@ def test_a_spoken_recheck_becomes_a_sectioned_note_and_the_owner_gets_the_discha
     wait_for(vet, lambda d: abs(d.execute_script("return document.getElementById('visit-player').currentTime")
                                 - wanted) < 1.5, 30)
     screenshot(vet, "clinic-visit-note-desktop")
-    assert_fits_a_phone(vet, "clinic-visit-note-phone", "#clinical-note")
+    assert_fits_a_phone(vet, "clinic-visit-note-phone", "#clinical-note", also=drug_names_stay_whole)
 
     # Approval; then the printable discharge instructions, for the vet and for the owner's own account.
     vet.find_element(By.CSS_SELECTOR, "details.approve summary").click()
@@ -157,9 +157,19 @@ def test_a_spoken_recheck_becomes_a_sectioned_note_and_the_owner_gets_the_discha
     assert_fits_a_phone(owner, "clinic-discharge-owner-phone", "#discharge")
 
 
-def assert_fits_a_phone(browser, name, selector):
+def drug_names_stay_whole(browser):
+    """Each drug name of the medications table is on one line: the console's `overflow-wrap: anywhere` once split
+    them mid-word on a phone ("carprof" / "en")."""
+    lines = browser.execute_script(
+        "return [...document.querySelectorAll('#clinical-note table.medications tbody td:first-child')].map(td => {"
+        " const range = document.createRange(); range.selectNodeContents(td);"
+        " return [td.textContent, range.getClientRects().length]; })")
+    assert lines and all(count == 1 for _, count in lines), lines
+
+
+def assert_fits_a_phone(browser, name, selector, also=None):
     """Owners read their instructions on a phone, vets check notes on one: the page may not scroll sideways and the
-    card stays inside the screen's width."""
+    card stays inside the screen's width. `also`: a further check made at the phone's width."""
     size = browser.get_window_size()
     browser.set_window_size(375, 812)
     try:
@@ -170,6 +180,8 @@ def assert_fits_a_phone(browser, name, selector):
         right = browser.execute_script(
             "return document.querySelector(arguments[0]).getBoundingClientRect().right", selector)
         assert right <= 376, f"{selector} reaches {right}px on a 375px screen"
+        if also:
+            also(browser)
         screenshot(browser, name)
     finally:
         browser.set_window_size(size["width"], size["height"])
