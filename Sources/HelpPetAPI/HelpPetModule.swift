@@ -68,11 +68,14 @@ public enum HelpPetModule {
 
     /// `/health/ready`'s transcription part: `off` when configured so or when this process runs no workers,
     /// `ok` when the engine can run, else `unavailable` (jobs wait in the queue; the answer is `degraded`, never 503).
+    /// The engine's answer is cached, so this is instant, except in a process so new that its first probe (Whisper:
+    /// a Python start, several seconds on a loaded machine) has not ended: that one request waits for it rather than
+    /// report a working engine `unavailable`.
     public static func registerTranscriptionReadiness(
         _ app: Application, runsWorkers: Bool, engineAvailable: (@Sendable () async -> Bool)?
     ) {
         let engine = app.core.config.transcription.engine
-        app.core.readiness.register(.init(name: "transcription", critical: false) { _ in
+        app.core.readiness.register(.init(name: "transcription", critical: false, timeoutSeconds: 20) { _ in
             if engine == .off || !runsWorkers { return .off }
             guard let engineAvailable else { return .unavailable }
             return await engineAvailable() ? .ok : .unavailable

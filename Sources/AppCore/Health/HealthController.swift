@@ -24,7 +24,7 @@ public struct HealthController: RouteCollection {
         var failedCritical = false
         var degraded = false
         for check in req.core.readiness.all {
-            let outcome = await withTimeout(seconds: 2) { await check.run(req.application) } ?? .unavailable
+            let outcome = await withTimeout(seconds: check.timeoutSeconds) { await check.run(req.application) } ?? .unavailable
             results[check.name] = .string(outcome.rawValue)
             if outcome == .unavailable {
                 if check.critical { failedCritical = true } else { degraded = true }

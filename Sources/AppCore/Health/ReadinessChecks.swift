@@ -9,10 +9,16 @@ public final class ReadinessChecks: Sendable {
         public let name: String
         /// A failing critical part makes the answer 503; a non-critical one only `degraded`.
         public let critical: Bool
+        /// Past this the part counts as `unavailable`; the contract's 2 s for the critical parts.
+        public let timeoutSeconds: Double
         public let run: @Sendable (Application) async -> Outcome
-        public init(name: String, critical: Bool, run: @escaping @Sendable (Application) async -> Outcome) {
+        public init(
+            name: String, critical: Bool, timeoutSeconds: Double = 2,
+            run: @escaping @Sendable (Application) async -> Outcome
+        ) {
             self.name = name
             self.critical = critical
+            self.timeoutSeconds = timeoutSeconds
             self.run = run
         }
     }

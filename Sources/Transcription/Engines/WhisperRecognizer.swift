@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 
 /// Whisper through faster-whisper (CTranslate2, CPU) in a project-local Python environment, run as a child
 /// process (`Resources/whisper_transcribe.py`) with `HF_HUB_OFFLINE=1`: nothing is downloaded at run time.
@@ -9,8 +8,8 @@ public final class WhisperRecognizer: SpeechRecognizer {
     let script: String
     let modelDirectory: String?
     let timeout: TimeInterval
-    /// Availability is probed by starting the helper with `--check` (about a second), cached for a minute.
-    private let probe = NIOLockedValueBox<(at: Date, ok: Bool)?>(nil)
+    /// Availability is probed by starting the helper with `--check`, once at a time, refreshed each minute.
+    private let probe: AvailabilityProbe
 
     public init(python: String, modelDirectory: String?, timeout: TimeInterval, script: String? = nil) {
         self.python = URL(fileURLWithPath: python).standardizedFileURL.path
@@ -19,9 +18,15 @@ public final class WhisperRecognizer: SpeechRecognizer {
         // WHISPER_MODEL_DIR would point nowhere.
         self.modelDirectory = modelDirectory.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         self.timeout = timeout
+        let (python, script, modelDirectory) = (self.python, self.script, self.modelDirectory)
+        probe = AvailabilityProbe(maxAge: 60) {
+            await Self.canRun(python: python, script: script, modelDirectory: modelDirectory)
+        }
     }
 
-    var environment: [String: String] {
+    var environment: [String: String] { Self.environment }
+
+    static var environment: [String: String] {
         var env = [
             "HF_HUB_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1", "PATH": "/usr/local/bin:/usr/bin:/bin",
             "LC_ALL": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
@@ -30,20 +35,19 @@ public final class WhisperRecognizer: SpeechRecognizer {
         return env
     }
 
-    var modelArguments: [String] { modelDirectory.map { ["--model-dir", $0] } ?? [] }
+    var modelArguments: [String] { Self.modelArguments(modelDirectory) }
 
-    public func isAvailable() async -> Bool {
-        if let cached = probe.withLockedValue({ $0 }), Date().timeIntervalSince(cached.at) < 60 { return cached.ok }
-        var ok = false
-        if FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script) {
-            let folder = FileManager.default.temporaryDirectory
-            let result = try? await ChildProcess.run(
-                python, [script, "--check"] + modelArguments, environment: environment, workDirectory: folder,
-                timeout: 60)
-            ok = result?.succeeded == true
-        }
-        probe.withLockedValue { $0 = (Date(), ok) }
-        return ok
+    static func modelArguments(_ modelDirectory: String?) -> [String] { modelDirectory.map { ["--model-dir", $0] } ?? [] }
+
+    public func isAvailable() async -> Bool { await probe.isAvailable() }
+
+    private static func canRun(python: String, script: String, modelDirectory: String?) async -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script)
+        else { return false }
+        let result = try? await ChildProcess.run(
+            python, [script, "--check"] + modelArguments(modelDirectory), environment: environment,
+            workDirectory: FileManager.default.temporaryDirectory, timeout: 60)
+        return result?.succeeded == true
     }
 
     struct Output: Decodable {
