@@ -106,8 +106,38 @@ struct ClinicalNoteDrafterTests {
     @Test func aNumberTheRecogniserWasUnsureOfIsFlagged() throws {
         let note = try #require(draft(
             segments(["Temperature 102.5 F.", "Give 50 mg of tramadol."], logProbabilities: [-0.3, -1.4])))
-        #expect(note.flags.map(\.kind) == ["uncertain_number"])
-        #expect(note.flags.first?.sources == [.init(start: 5, end: 9)])
+        // "Give 50 mg of tramadol" also says no frequency: that is flagged too, first.
+        #expect(note.flags.map(\.kind) == ["frequency_not_heard", "uncertain_number"])
+        #expect(note.flags.last?.sources == [.init(start: 5, end: 9)])
+    }
+
+    /// What Whisper tiny.en wrote for espeak-ng's "twice a day" and "once daily" in the benchmark
+    /// (bench/results/2026-11-26-transcription-voices.txt): the frequency is lost, and the reviewer is told so.
+    @Test func aDrugSentHomeWithADoseButNoFrequencyIsFlagged() throws {
+        let note = try #require(draft(segments([
+            "Start cephalexin 500 milligrams twice a May for skin infection.",
+            "Apoquel 16 milligrams were snailied for itching.",
+            "Carprofen 40 to 50 mg.",
+        ])))
+        #expect(note.medications.allSatisfy { $0.frequency == nil }, "\(note.medications)")
+        #expect(note.flags.map(\.kind) == Array(repeating: "frequency_not_heard", count: 3))
+        #expect(note.flags.map(\.message) == [
+            "cephalexin 500 mg: no frequency was heard (how often?); listen before approving",
+            "apoquel 16 mg: no frequency was heard (how often?); listen before approving",
+            "carprofen 40–50 mg: no frequency was heard (how often?); listen before approving",
+        ])
+        #expect(note.flags.map(\.sources) == [[.init(start: 0, end: 4)], [.init(start: 5, end: 9)], [.init(start: 10, end: 14)]])
+    }
+
+    @Test func aDoseGivenInTheClinicNeedsNoFrequency() throws {
+        let note = try #require(draft(segments([
+            "Gave maropitant 1 mg per kg under the skin.",
+            "Buprenorphine 0.02 mg/kg was administered today.",
+            "Dexamethasone 0.1 mg/kg IV.",
+            "Meloxicam with food.",
+        ])))
+        #expect(note.medications.count == 4, "\(note.medications)")
+        #expect(note.flags.isEmpty, "\(note.flags)")
     }
 
     @Test func followUpIntervalAndReason() throws {

@@ -80,6 +80,9 @@ struct ClinicalExtractor: Sendable {
     static let frequency =
         #"\b(once a day|once daily|twice a day|twice daily|(?:\d|three|four) times (?:a|per) day|every \d{1,2} hours|every other day|every (?:morning|evening|night)|daily|bid|sid|tid|qid|q\d{1,2}h|as needed|at bedtime|once)\b"#
     static let duration = #"\bfor (?:(\d{1,3})|a|an|one) (days?|weeks?|months?)\b"#
+    /// Words that say a dose was given in the clinic, once, rather than sent home.
+    static let givenInClinic = #"\b(gave|given|administered|injected|injection)\b"#
+    static let injectionRoutes: Set<String> = ["subcutaneous", "intramuscular", "intravenous"]
 
     func medications(_ sentences: [SourcedSentence]) -> [ClinicalNote.Medication] {
         var found: [ClinicalNote.Medication] = []
@@ -127,6 +130,8 @@ struct ClinicalExtractor: Sendable {
             med.route = Self.route(m[1])
         }
         if let m = ClinicalText.firstMatch(Self.frequency, in: clause) { med.frequency = Self.frequency(m[1]) }
+        med.givenInClinic = med.route.map(Self.injectionRoutes.contains) == true
+            || ClinicalText.firstMatch(Self.givenInClinic, in: lead + " " + clause) != nil
         if let m = ClinicalText.firstMatch(Self.duration, in: clause) {
             let count = m[1].isEmpty ? "1" : m[1]
             let unit = m[2].hasSuffix("s") ? String(m[2].dropLast()) : m[2]

@@ -57,6 +57,9 @@ public struct ClinicalNote: Codable, Sendable, Equatable {
         /// As said, normalised to digits: `7 days`, `2 weeks`.
         public var duration: String?
         public var sources: [SourceSpan]
+        /// Given once, in the clinic ("gave", "administered", an injection route): no frequency is expected.
+        /// Only decides a flag; not part of the note's JSON.
+        var givenInClinic = false
 
         enum CodingKeys: String, CodingKey {
             case name, dose, doseMax = "dose_max", unit, route, frequency, duration, sources
@@ -77,7 +80,7 @@ public struct ClinicalNote: Codable, Sendable, Equatable {
 
     /// Something a person must look at before approving; never a silent correction.
     public struct Flag: Codable, Sendable, Equatable {
-        /// `dose_without_unit`, `dose_out_of_range`, `uncertain_number`.
+        /// `dose_without_unit`, `dose_out_of_range`, `uncertain_number`, `frequency_not_heard`.
         public var kind: String
         public var message: String
         public var sources: [SourceSpan]

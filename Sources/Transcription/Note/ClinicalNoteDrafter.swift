@@ -30,6 +30,7 @@ public struct ClinicalNoteDrafter: Sendable {
         let medications = extractor.medications(sentences)
         let weightKg = vitals.weight.map { $0.unit == "kg" ? $0.value : $0.value * 0.453_592_37 } ?? petWeightKg
         var flags = Self.doseFlags(medications, weightKg: weightKg)
+        flags += Self.frequenciesNotHeard(medications)
         flags += Self.uncertainNumbers(segments, below: uncertainBelow)
         return ClinicalNote(
             template: template.key, templateVersion: template.version, sections: sections, vitals: vitals,
@@ -60,6 +61,21 @@ public struct ClinicalNoteDrafter: Sendable {
             }
         }
         return flags
+    }
+
+    /// A drug sent home with a dose but no frequency. Misheard frequencies are common ("twice a May", "were snaily"
+    /// for "once daily"), and the words are too short and too alike to correct by sound without risking "once" for
+    /// "twice"; so they are never guessed, and the reviewer is sent to the sentence instead.
+    static func frequenciesNotHeard(_ medications: [ClinicalNote.Medication]) -> [ClinicalNote.Flag] {
+        medications.compactMap { med in
+            guard let dose = med.dose, med.frequency == nil, !med.givenInClinic else { return nil }
+            let amount = [Self.format(dose), med.doseMax.map { "–" + Self.format($0) }, med.unit.map { " " + $0 }]
+                .compactMap { $0 }.joined()
+            return .init(
+                kind: "frequency_not_heard",
+                message: "\(med.name) \(amount): no frequency was heard (how often?); listen before approving",
+                sources: med.sources)
+        }
     }
 
     static func uncertainNumbers(_ segments: [TranscriptSegment], below threshold: Double) -> [ClinicalNote.Flag] {
