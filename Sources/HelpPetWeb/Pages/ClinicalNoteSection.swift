@@ -104,6 +104,7 @@ struct ClinicalNoteSection {
         case "dose_without_unit": "No unit"
         case "dose_out_of_range": "Unusual dose"
         case "uncertain_number": "Unsure number"
+        case "frequency_not_heard": "No frequency"
         default: kind.replacingOccurrences(of: "_", with: " ")
         }
     }
