@@ -1,4 +1,5 @@
 import Foundation
+import KitTestSupport
 import Testing
 
 @testable import AutoDetailKit
@@ -132,5 +133,24 @@ struct LocalTests {
                 return
             }
         }
+    }
+
+    /// A booking sent with an `Idempotency-Key` is repeated after a proxy's 502 (the server replays it instead of
+    /// booking twice); one without a key is never repeated, since a repeat could book the slot twice.
+    @Test("a booking with an Idempotency-Key is repeated after a 502; one without a key is not")
+    func bookingsRetryOnlyWithAnIdempotencyKey() async throws {
+        let proxy = try BadGatewayServer()
+        defer { proxy.stop() }
+        let client = AutoDetailClient(
+            baseURL: proxy.baseURL,
+            configuration: .init(retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02)))
+        try await client.useAPIKey("ad_live_test")
+        let booking = BookingRequest(
+            startIso: "2026-12-01T09:00:00Z", clientName: "Ann", phone: "+15550100", carMake: "Volvo", carPlate: "AB123",
+            serviceName: "Car Washing")
+        await #expect(throws: AutoDetailError.self) { try await client.book(booking, idempotencyKey: "booking-1") }
+        #expect(proxy.requests == Array(repeating: "POST /api/client/appointments", count: 3))
+        await #expect(throws: AutoDetailError.self) { try await client.book(booking) }
+        #expect(proxy.requests.count == 4)
     }
 }

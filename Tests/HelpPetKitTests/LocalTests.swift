@@ -1,4 +1,5 @@
 import Foundation
+import KitTestSupport
 import Testing
 
 @testable import HelpPetKit
@@ -89,5 +90,27 @@ struct LocalTests {
         }) { if case .file = $0 { return true } else { return false } }
         // Not logged in: nothing is sent.
         await expectHelpPetError({ try await client.me() }) { $0 == .unauthorized(detail: "Not logged in") }
+    }
+
+    /// The cluster drill once failed here: nginx answered 502 to `initiate` because the API node behind it was
+    /// killed mid-request, and `helppet record` gave up. Initiating again returns the same visit (contract R5), so
+    /// the kit repeats it; a typed transcript (`POST /visit-transcripts`) would be created twice, so it does not.
+    @Test("initiate is repeated after a proxy's 502; creating a typed transcript is not")
+    func initiateIsRetriedAfterABadGateway() async throws {
+        let proxy = try BadGatewayServer()
+        defer { proxy.stop() }
+        let client = HelpPetClient(
+            baseURL: proxy.baseURL,
+            configuration: .init(retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02)))
+        try await client.setToken(StoredToken(accessToken: "token"))
+        let pet = UUID().uuidString.lowercased()
+        await #expect(throws: HelpPetError.self) {
+            try await client.initiateAudioUpload(.init(petId: pet, filename: "visit.m4a", appointmentId: pet))
+        }
+        #expect(proxy.requests == Array(repeating: "POST /api/v1/visit-transcripts/audio/upload/initiate", count: 3))
+        await #expect(throws: HelpPetError.self) {
+            try await client.createVisitTranscript(.init(petId: pet, visitDate: Date(), fullText: "Typed note."))
+        }
+        #expect(proxy.requests.filter { $0 == "POST /api/v1/visit-transcripts" }.count == 1)
     }
 }

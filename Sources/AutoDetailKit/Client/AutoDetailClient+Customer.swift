@@ -50,12 +50,13 @@ extension AutoDetailClient {
     /// (`Time slot is no longer available`); a start that is not a bookable slot ``AutoDetailError/invalid(message:)``
     /// (`Invalid time slot`).
     /// - Parameter idempotencyKey: makes a repeat of the same booking (after a lost answer) return the first one
-    ///   instead of booking twice.
+    ///   instead of booking twice. With a key the kit itself repeats the booking after a transport failure or a 5xx
+    ///   (a proxy's 502 when the node behind it died); without one it never does, as a repeat could book twice.
     public func book(_ booking: BookingRequest, idempotencyKey: String? = nil) async throws(AutoDetailError) -> Appointment {
         try await send(
             Request(
                 method: .post, path: "/api/client/appointments", json: booking, authentication: .apiKey,
-                headers: idempotencyKey.map { ["Idempotency-Key": $0] } ?? [:]))
+                headers: idempotencyKey.map { ["Idempotency-Key": $0] } ?? [:], isRetryable: idempotencyKey != nil))
     }
 
     /// One appointment with freshly signed photo URLs (`GET /api/client/appointments/{id}`). Another customer's

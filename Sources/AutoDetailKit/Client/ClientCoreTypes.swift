@@ -13,8 +13,8 @@ public typealias EmptyResponse = ClientCore.EmptyResponse
 
 /// When and how often AutoDetailKit repeats a failed request.
 ///
-/// Only requests that are safe to repeat are retried: GETs and the PUT of a photo to its presigned URL (the store
-/// is write-once, so a repeat can never replace a stored photo). They are retried after transport failures and
+/// Only requests that are safe to repeat are retried: GETs, the PUT of a photo to its presigned URL (the store
+/// is write-once, so a repeat can never replace a stored photo) and a booking sent with an `Idempotency-Key`. They are retried after transport failures and
 /// after 500, 502, 503 and 504 — never after a 4xx. The pause grows exponentially with jitter
 /// (`random(0.5…1) × min(maxDelay, baseDelay × 2^(attempt-1))`); a `Retry-After` header is honoured. The default is
 /// 4 attempts, 0.5 s doubling up to 8 s.

@@ -43,7 +43,7 @@ public struct Request<Response: Decodable & Sendable>: Sendable {
     /// A request whose body is `json` encoded with a plain `JSONEncoder` (camelCase keys, as the API expects).
     public init(
         method: HTTPMethod, path: String, query: [(String, String)] = [], json: some Encodable,
-        authentication: Authentication, headers: [String: String] = [:]
+        authentication: Authentication, headers: [String: String] = [:], isRetryable: Bool? = nil
     ) throws(AutoDetailError) {
         let data: Data
         do {
@@ -55,6 +55,8 @@ public struct Request<Response: Decodable & Sendable>: Sendable {
         } catch {
             throw .invalid(message: "Cannot encode the request body: \(error)")
         }
-        self.init(method: method, path: path, query: query, body: data, authentication: authentication, headers: headers)
+        self.init(
+            method: method, path: path, query: query, body: data, authentication: authentication, headers: headers,
+            isRetryable: isRetryable)
     }
 }

@@ -17,8 +17,8 @@ public typealias JSONValue = ClientCore.JSONValue
 
 /// When and how often HelpPetKit repeats a failed request.
 ///
-/// Only requests that are safe to repeat are retried: GETs, the upload of a file to storage, and `complete`
-/// (idempotent on the server). They are retried after transport failures (connection refused or lost, timeouts) and
+/// Only requests that are safe to repeat are retried: GETs, the upload of a file to storage, and `initiate` and
+/// `complete` (idempotent on the server). They are retried after transport failures (connection refused or lost, timeouts) and
 /// after 500, 502, 503 and 504, never after a 4xx. The delay grows exponentially with full jitter
 /// (`random(0.5…1) × min(maxDelay, baseDelay × 2^(attempt-1))`), and a `Retry-After` header is honoured. The
 /// default is 5 attempts, 0.5 s doubling up to 8 s.

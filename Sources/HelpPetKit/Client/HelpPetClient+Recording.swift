@@ -44,7 +44,7 @@ extension HelpPetClient {
 
     /// Reserves the visit of **one pet** and returns where to upload its recording
     /// (`POST /api/v1/visit-transcripts/audio/upload/initiate`). Calling it again while nothing was uploaded returns
-    /// the same visit with a fresh upload form.
+    /// the same visit with a fresh upload form, which is why it is retried after transport failures and 5xx.
     ///
     /// - Throws: ``HelpPetError/duplicateRecording(existingVisitId:)`` when the pet already has a recording for the
     ///   slot (pass `replaceExisting: true` to replace it), ``HelpPetError/petNotInAppointment(detail:)``,
@@ -53,7 +53,10 @@ extension HelpPetClient {
         try body.validate()
         let request: Request<AudioUploadResponse>
         do {
-            request = try Request(method: .post, path: "/api/v1/visit-transcripts/audio/upload/initiate", json: body)
+            // Retried like a GET: while nothing is uploaded, initiating again returns the same visit (contract R5),
+            // so a proxy's 502 from a node that died mid-request costs a retry, not the recording.
+            request = try Request(
+                method: .post, path: "/api/v1/visit-transcripts/audio/upload/initiate", json: body, isRetryable: true)
         } catch {
             throw .invalid(detail: "cannot encode the request: \(error)")
         }
