@@ -13,9 +13,15 @@ public enum LoopbackPort {
     /// A port that is free right now (bound to port 0, then released); a caller that loses the race to another
     /// process sees "Address already in use" and asks again.
     public static func free() throws -> Int {
+        let (fd, port) = try bound()
+        close(fd)
+        return port
+    }
+
+    /// A TCP socket bound to a free port of 127.0.0.1 (not yet listening), and that port; the caller closes it.
+    public static func bound() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -23,12 +29,14 @@ public enum LoopbackPort {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0 else { throw Failure(description: "bind() failed") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
+        let named = bound == 0 && withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        } == 0
+        guard named else {
+            close(fd)
+            throw Failure(description: bound == 0 ? "getsockname() failed" : "bind() failed")
         }
-        guard named == 0 else { throw Failure(description: "getsockname() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 }

@@ -173,7 +173,7 @@ public final class ServerProcess: Sendable {
     static func launch(
         _ arguments: [String], environment: [String: String], logFile: URL, directory: URL?
     ) throws -> Process {
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let handle = try FileHandle(forWritingTo: logFile)
         defer { try? handle.close() }
         let process = Process()

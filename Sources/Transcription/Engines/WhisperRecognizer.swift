@@ -24,8 +24,6 @@ public final class WhisperRecognizer: SpeechRecognizer {
         }
     }
 
-    var environment: [String: String] { Self.environment }
-
     static var environment: [String: String] {
         var env = [
             "HF_HUB_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1", "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -34,8 +32,6 @@ public final class WhisperRecognizer: SpeechRecognizer {
         if let home = ProcessInfo.processInfo.environment["HOME"] { env["HOME"] = home }
         return env
     }
-
-    var modelArguments: [String] { Self.modelArguments(modelDirectory) }
 
     static func modelArguments(_ modelDirectory: String?) -> [String] { modelDirectory.map { ["--model-dir", $0] } ?? [] }
 
@@ -61,7 +57,7 @@ public final class WhisperRecognizer: SpeechRecognizer {
     public func transcribe(wav: URL, hints: DecoderHints, workDirectory: URL) async throws -> Transcript {
         let arguments = [script, "--wav", wav.path, "--prompt", hints.prompt, "--hotwords", hints.hotwords]
         let result = try await ChildProcess.run(
-            python, arguments + modelArguments, environment: environment,
+            python, arguments + Self.modelArguments(modelDirectory), environment: Self.environment,
             workDirectory: workDirectory, timeout: timeout)
         if result.timedOut { throw TranscriptionFailure("Whisper timed out after \(Int(timeout)) s") }
         guard result.succeeded else {
