@@ -172,7 +172,7 @@ extension AudioUploadController {
         "transcription_completed_at", "transcription_failed_at", "transcription_error", "transcript_length",
         "transcript_segments", "language", "audio_duration_seconds", "real_time_factor", "summary_status",
         "transcription_note", "vocabulary_corrections", "transcription_progress", "summary_approved_by",
-        "summary_approved_at", "clinical_note",
+        "summary_approved_at", "clinical_note", "previous_transcripts",
     ]
 
     /// `replace_existing: true` on a finished recording: same visit, next attempt, new key; the old recording is

@@ -54,6 +54,7 @@ extension VisitTranscriptsController {
             // Re-read under the write lock: the state checks and the merge must see the row they change.
             guard let current = try await VisitRows.locked(id, on: db) else { throw APIError.notFound("Visit not found") }
             try Self.checkState(change, of: current, objectPresent: objectPresent)
+            if let fullText = change.fullText { try NoteApproval.requireTranscriptUnlocked(current, newFullText: fullText) }
             var patch = MetadataPatch(change.metadata ?? [:])
             if change.state == .processing, current.state == .failed, let key = current.storageKey {
                 let jobID = try await TranscriptionJobQueue.requeue(visitID: id, storageKey: key, now: now, on: db)

@@ -18,6 +18,31 @@ enum NoteApproval {
                 + "POST /api/v1/visit-transcripts/\(visit.id!.lowercased)/addenda")
     }
 
+    /// The transcript is the evidence the approved note was made from, so it is locked with the note. Sending the
+    /// same text again changes nothing and is allowed; staff who need a new reading transcribe the recording again
+    /// (`POST …/transcribe`), which keeps the approved transcript in `previous_transcripts`.
+    static func requireTranscriptUnlocked(_ visit: Visit, newFullText: String) throws {
+        guard isApproved(visit.metadata), newFullText != visit.fullText else { return }
+        throw APIError.conflict(
+            "The note is approved and its transcript can no longer be changed. Add an addendum with "
+                + "POST /api/v1/visit-transcripts/\(visit.id!.lowercased)/addenda")
+    }
+
+    /// `previous_transcripts` with the visit's current transcript appended: what a new transcription of an approved
+    /// visit keeps, so the text the note was approved from is never lost.
+    static func keepingApprovedTranscript(_ visit: Visit, supersededAt: Date) -> JSONValue {
+        var entries: [JSONValue] = []
+        if case .array(let existing)? = visit.metadata["previous_transcripts"] { entries = existing }
+        var entry: [String: JSONValue] = [
+            "full_text": .string(visit.fullText), "superseded_at": .string(WireTime.format(supersededAt)),
+        ]
+        for key in ["transcript_segments", "transcription_engine", "transcription_model", "transcription_completed_at"] {
+            if let value = visit.metadata[key] { entry[key] = value }
+        }
+        entries.append(.object(entry))
+        return .array(entries)
+    }
+
     static func approvalKeys(by userID: UUID, at now: Date) -> [String: JSONValue] {
         ["summary_status": .string("approved"), "summary_approved_by": .string(userID.lowercased),
          "summary_approved_at": .string(WireTime.format(now))]

@@ -95,6 +95,10 @@ public enum VisitTranscriptionJobs {
                 return .discarded
             }
             var patch = MetadataPatch()
+            if NoteApproval.isApproved(visit.metadata), visit.fullText != result.fullText {
+                patch.set["previous_transcripts"] = NoteApproval.keepingApprovedTranscript(
+                    visit, supersededAt: result.completedAt)
+            }
             patch.set["transcription_engine"] = .string(result.engine)
             patch.set["transcription_model"] = .string(result.model)
             patch.set["transcript_segments"] = .array(result.segments)

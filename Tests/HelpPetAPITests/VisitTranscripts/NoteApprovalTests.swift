@@ -43,13 +43,59 @@ import VaporTesting
             let resent = try await app.put(F.visitPath(visitID), token: admin, json: ["summary": "Otitis externa; drops."])
             #expect(resent.status == .ok, "\(resent)")
             #expect(resent.json["metadata"]["summary_approved_by"].string == Demo.vet1.id.lowercased)
-            // The transcript itself and the client's own metadata stay editable.
+            // The client's own metadata stays editable.
             let edit = try await app.put(F.visitPath(visitID), token: vet, json: ["metadata": ["chief_complaint": "Ear"]])
             #expect(edit.status == .ok, "\(edit)")
             // Clients cannot forge the approval.
             let forged = try await app.put(F.visitPath(visitID), token: vet, json: ["metadata": ["summary_approved_by": "x"]])
             #expect(forged.status == .badRequest)
             #expect(forged.json["detail"].string == "metadata key 'summary_approved_by' is managed by the server")
+        }
+    }
+
+    @Test func theTranscriptIsLockedWithTheApprovedNote() async throws {
+        try await F.withApp { app in
+            let vet = try await app.token(for: Demo.vet1)
+            let visitID = try await Self.transcribedDraft(app, vet)
+            // Before approval the vet may still correct the transcript.
+            let corrected = try await app.put(F.visitPath(visitID), token: vet, json: ["full_text": "Bella has otitis."])
+            #expect(corrected.status == .ok, "\(corrected)")
+            #expect(try await app.put(F.visitPath(visitID), token: vet, json: ["summary": "Otitis externa."]).status == .ok)
+
+            let changed = try await app.put(F.visitPath(visitID), token: vet, json: ["full_text": "Something else."])
+            #expect(changed.status == .conflict, "\(changed)")
+            #expect(changed.json["detail"].string == "The note is approved and its transcript can no longer be changed. "
+                + "Add an addendum with POST /api/v1/visit-transcripts/\(visitID)/addenda")
+            let admin = try await app.token(for: Demo.admin)
+            #expect(try await app.put(F.visitPath(visitID), token: admin, json: ["full_text": ""]).status == .conflict)
+            #expect(try await F.visit(app, vet, visitID).json["full_text"].string == "Bella has otitis.")
+            // Apps send whole objects back: the same text again changes nothing.
+            let resent = try await app.put(
+                F.visitPath(visitID), token: vet, json: ["full_text": "Bella has otitis.", "summary": "Otitis externa."])
+            #expect(resent.status == .ok, "\(resent)")
+        }
+    }
+
+    @Test func transcribingAnApprovedVisitAgainKeepsTheTranscriptTheNoteWasMadeFrom() async throws {
+        try await F.withApp { app in
+            let vet = try await app.token(for: Demo.vet1)
+            let visitID = try await Self.transcribedDraft(app, vet)
+            #expect(try await app.put(F.visitPath(visitID), token: vet, json: ["summary": "Otitis externa."]).status == .ok)
+
+            let again = try await app.send(.POST, F.transcribePath(visitID), token: vet)
+            #expect(again.status == .accepted, "\(again)")
+            try await OwnerDraftSummaryTests.transcribe(app, text: "Bella has an ear infection in the left ear.")
+
+            let visit = try await F.visit(app, vet, visitID).json
+            #expect(visit["full_text"].string == "Bella has an ear infection in the left ear.")
+            #expect(visit["summary"].string == "Otitis externa.", "the approved note stays")
+            let kept = visit["metadata"]["previous_transcripts"].array ?? []
+            #expect(kept.count == 1)
+            #expect(kept.first?["full_text"].string == "Bella has an ear infection.")
+            #expect(kept.first?["transcription_engine"].string == "whisper")
+            #expect(kept.first?["superseded_at"].string != nil)
+            let forged = try await app.put(F.visitPath(visitID), token: vet, json: ["metadata": ["previous_transcripts": []]])
+            #expect(forged.json["detail"].string == "metadata key 'previous_transcripts' is managed by the server")
         }
     }
 
