@@ -37,5 +37,20 @@ public enum LocalDay {
         return knownZones.contains(id)
     }
 
+    /// A device's own zone, as an app reports it (`TimeZone.current.identifier`): what a practice may have, plus the
+    /// tz database's other names of UTC. A Linux-hosted client or a device set to UTC reports `Etc/UTC`, `Etc/GMT` or
+    /// `GMT`, and all a device's zone is used for is where its local day starts. A practice's zone keeps the
+    /// contract's rule (`isAcceptedZoneIdentifier`): people read it, and `Etc/GMT+5` would mean UTC−5.
+    public static func isAcceptedDeviceZoneIdentifier(_ id: String) -> Bool {
+        if isAcceptedZoneIdentifier(id) { return true }
+        return utcNames.contains(id) && TimeZone(identifier: id)?.secondsFromGMT() == 0
+    }
+
+    /// The tz database's other names of UTC, in case the platform's list of known zones leaves some out.
+    private static let utcNames: Set<String> = [
+        "Etc/UTC", "Etc/UCT", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0", "Etc/Universal", "Etc/Zulu",
+        "Etc/Greenwich", "GMT", "GMT0", "GMT+0", "GMT-0", "UCT", "Universal", "Zulu", "Greenwich",
+    ]
+
     private static let knownZones = Set(TimeZone.knownTimeZoneIdentifiers)
 }

@@ -119,11 +119,11 @@ struct VetAvailabilityController: RouteCollection {
         return Response(status: .noContent)
     }
 
-    /// `timezone` as the app sends it (`Area/City`, the device's zone): a tz database name, or 400. Blank is absent,
-    /// as for every optional query parameter.
+    /// `timezone` as the app sends it (the device's zone: `Area/City`, or `Etc/UTC` on a device set to UTC): a tz
+    /// database name, or 400. Blank is absent, as for every optional query parameter.
     static func zoneIdentifier(_ query: QueryParameters) throws -> String? {
         guard let raw = query.values["timezone"], !raw.isEmpty else { return nil }
-        guard LocalDay.isAcceptedZoneIdentifier(raw) else {
+        guard LocalDay.isAcceptedDeviceZoneIdentifier(raw) else {
             throw APIError.badRequest("timezone must be an IANA time zone name such as America/Los_Angeles")
         }
         return raw

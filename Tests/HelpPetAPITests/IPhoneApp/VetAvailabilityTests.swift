@@ -149,6 +149,28 @@ import VaporTesting
         }
     }
 
+    /// A device set to UTC (any Linux-hosted client, some real phones) reports `Etc/UTC`, `Etc/GMT` or `GMT`: names
+    /// of UTC in the tz database, listed for the UTC day like `UTC` itself.
+    @Test func aDeviceInUTCByAnyOfItsNamesGetsTheUTCDay() async throws {
+        try await withTestApp { app in
+            let token = try await app.token(for: Demo.vet1)
+            let vet1 = AppClient(app: app, token: token, kind: .standard)
+            // 23:30 UTC on 3 June: the UTC day of 3 June holds it, Los Angeles' 3 June too (16:30 local).
+            _ = try await Self.create(
+                vet1, from: try Self.instant("2030-06-03T23:30:00Z"), to: try Self.instant("2030-06-04T00:30:00Z"))
+            let path = "\(Self.base)/\(Demo.vet1.id.lowercased)?date=2030-06-04&timezone="
+            let inUTC = try await app.get(path + "UTC", token: token)
+            #expect(inUTC.status == .ok && inUTC.json.array?.count == 1, "\(inUTC)")
+            for name in ["Etc/UTC", "Etc/GMT", "GMT", "Etc/Universal", "Zulu"] {
+                let response = try await app.get(path + name, token: token)
+                #expect(response.status == .ok, "\(name): \(response)")
+                #expect(response.json.array?.count == 1, "\(name): the UTC day of 4 June holds the window's last 30 minutes")
+            }
+            let losAngeles = try await app.get(path + "America/Los_Angeles", token: token)
+            #expect(losAngeles.json.array?.count == 0, "4 June in Los Angeles starts at 07:00 UTC")
+        }
+    }
+
     @Test func badInputIsA400WithAClearMessage() async throws {
         try await withTestApp { app in
             let token = try await app.token(for: Demo.vet1)

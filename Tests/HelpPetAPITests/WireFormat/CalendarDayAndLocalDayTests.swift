@@ -108,6 +108,17 @@ import Testing
         #expect(!LocalDay.isAcceptedZoneIdentifier(""))
         #expect(!LocalDay.isAcceptedZoneIdentifier("Nowhere/City"))
     }
+
+    @Test func aDeviceZoneMayBeAnyNameOfUTCButAPracticeZoneMayNot() {
+        for utc in ["UTC", "Etc/UTC", "Etc/GMT", "GMT", "Etc/Universal", "Etc/Zulu", "Zulu", "Universal", "UCT"] {
+            #expect(LocalDay.isAcceptedDeviceZoneIdentifier(utc), "\(utc)")
+        }
+        #expect(LocalDay.isAcceptedDeviceZoneIdentifier("America/Los_Angeles"))
+        #expect(!LocalDay.isAcceptedDeviceZoneIdentifier("Mars/Olympus"))
+        #expect(!LocalDay.isAcceptedDeviceZoneIdentifier("utc"))
+        #expect(!LocalDay.isAcceptedDeviceZoneIdentifier(""))
+        #expect(!LocalDay.isAcceptedZoneIdentifier("Etc/UTC"), "a practice's zone keeps the contract's rule")
+    }
 }
 
 @Suite struct UUIDParsingTests {
