@@ -13,6 +13,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -20,7 +21,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "helppet.conf"
+sys.path.insert(0, str(ROOT / "scripts" / "lib"))
+from nginx_front import start_nginx, stop_nginx  # noqa: E402
 HELPPET_BUCKET = "helppet-cluster-recordings"
 AUTODETAIL_BUCKET = "autodetail-cluster"
 
@@ -225,38 +227,7 @@ class Cluster:
     # nginx ------------------------------------------------------------------------------------------------------
 
     def start_nginx(self) -> None:
-        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-        if not Path(nginx).exists():
-            raise RuntimeError("nginx not found: apt-get install -y nginx")
-        site = NGINX_TEMPLATE.read_text()
-        # The committed file's example addresses, replaced by this run's ports.
-        site = site.replace("server 127.0.0.1:8081 ", f"server 127.0.0.1:{self.api[0].port} ")
-        site = site.replace("server 127.0.0.1:8082 ", f"server 127.0.0.1:{self.api[1].port} ")
-        for node in self.api[2:]:
-            site = site.replace("    keepalive 64;", f"    server 127.0.0.1:{node.port} max_fails=1 fail_timeout=3s;\n    keepalive 64;")
-        site = site.replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{self.lb_port};")
-        (self.run_dir / "helppet.conf").write_text(site)
-        temp = self.run_dir / "nginx-temp"
-        temp.mkdir(exist_ok=True)
-        user = "user root;\n" if os.geteuid() == 0 else ""
-        (self.run_dir / "nginx.conf").write_text(f"""{user}worker_processes 1;
-daemon off;
-pid {self.run_dir}/nginx.pid;
-error_log {self.run_dir}/nginx-error.log warn;
-events {{ worker_connections 4096; }}
-http {{
-    access_log {self.run_dir}/nginx-access.log;
-    client_body_temp_path {temp}/body;
-    proxy_temp_path {temp}/proxy;
-    fastcgi_temp_path {temp}/fastcgi;
-    uwsgi_temp_path {temp}/uwsgi;
-    scgi_temp_path {temp}/scgi;
-    include {self.run_dir}/helppet.conf;
-}}
-""")
-        with open(self.run_dir / "nginx.log", "ab") as log:
-            self.nginx = subprocess.Popen([nginx, "-c", str(self.run_dir / "nginx.conf"), "-p", str(self.run_dir)],
-                                          stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.nginx = start_nginx(self.run_dir, [node.port for node in self.api], self.lb_port)
         wait_until(lambda: http_status(self.url + "/health/ready") == 200, 30, "nginx to proxy /health/ready")
 
     # Whole cluster ----------------------------------------------------------------------------------------------
@@ -268,12 +239,7 @@ http {{
         self.start_nginx()
 
     def stop(self) -> None:
-        if self.nginx and self.nginx.poll() is None:
-            self.nginx.terminate()
-            try:
-                self.nginx.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.nginx.kill()
+        stop_nginx(self.nginx)
         for node in self.api + self.workers:
             node.stop()
         if self.moto and self.moto.poll() is None:

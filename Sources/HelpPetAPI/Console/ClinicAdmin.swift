@@ -36,6 +36,13 @@ package enum ClinicAdmin {
         }
     }
 
+    /// Whether a signed-up user without a practice may create one (`HELPPET_SELF_SERVICE_PRACTICES`), shown to
+    /// administrators because the app's "create your practice" answers 403 while it is off.
+    package static func selfServicePracticesEnabled(request: Request) throws -> Bool {
+        try request.caller.requireAdmin()
+        return request.core.config.selfServicePractices
+    }
+
     package static func practices(request: Request) async throws -> [ConsolePracticeRow] {
         try request.caller.requireAdmin()
         return try await Practice.query(on: request.db).sort(\.$name).sort(\.$id).all().map {

@@ -95,10 +95,12 @@ struct AdminPages: Sendable {
 
     @Sendable func practices(request: Request) async throws -> Response {
         let practices = try await ClinicAdmin.practices(request: request)
+        let selfService = try ClinicAdmin.selfServicePracticesEnabled(request: request)
         return context.render("Practices", request, .div(
             .class("stack"),
             tabs(current: "practices"),
             .h1("Practices"),
+            selfServiceSetting(enabled: selfService),
             .forEach(practices) { practice in
                 .tag("details", .class("card"),
                     .tag("summary", .safeText("\(practice.name) · \(practice.timezone)\(practice.isActive ? "" : " · inactive")")),
@@ -109,6 +111,20 @@ struct AdminPages: Sendable {
                      PageParts.apiForm("POST", "/api/v1/practices", then: context.path("/admin/practices"),
                                        practiceFields(nil), submit: "Create practice"))
         ))
+    }
+
+    /// A server setting, not a form: it is read from the environment at start-up, so the page says how to change it.
+    private func selfServiceSetting(enabled: Bool) -> Node<HTML.BodyContext> {
+        .section(.class("card stack"), .id("self-service-practices"),
+            .h2("Self-service practices"),
+            .p(.span(.class(enabled ? "badge ok" : "badge"), .text(enabled ? "On" : "Off")),
+               .text(enabled
+                   ? " A user who signed up in the app without a practice may create one and becomes its administrator."
+                   : " A user who signed up in the app cannot create a practice: the app's \u{201C}create your practice\u{201D} is refused. An administrator creates practices here and admits users to them.")),
+            .p(.class("muted"),
+               .text("To change it, set "), .code(.text(enabled ? "HELPPET_SELF_SERVICE_PRACTICES=false" : "HELPPET_SELF_SERVICE_PRACTICES=true")),
+               .text(" in the server's environment (for example deploy/systemd/helppet.env) and restart the server."))
+        )
     }
 
     private func practiceFields(_ practice: ConsolePracticeRow?) -> [Node<HTML.BodyContext>] {
