@@ -11,6 +11,7 @@ public enum AutoDetailModule {
         M0201_CreateServices(), M0202_CreateStudioSettings(), M0203_CreateAPIKeys(), M0204_CreateInstallProfiles(),
         M0205_CreateMessages(), M0206_CreateAppointments(), M0207_CreatePhotosAndUploads(), M0208_CreateAdminUsers(),
         M0209_CreateIdempotencyRecords(), M0210_AddAdminTokenVersion(), M0211_CreateObjectPurges(),
+        M0212_AddAdminSessionDevices(),
     ]
 
     public static func configure(_ app: Application) throws {

@@ -15,7 +15,7 @@ func routes(_ app: Application, usage: KeyUsageRecorder, limits: RateLimits) thr
     try api.register(collection: KeyAccessController(limits: limits))
     try api.register(collection: ServicesController())
     try api.register(collection: AvailabilityController())
-    try api.register(collection: AdminLoginController(limits: limits))
+    try api.register(collection: AdminLoginController())
 
     // Any API key, organisation or app installation.
     let keys = api.grouped(APIKeyAuthMiddleware(installKeysOnly: false, usage: usage))

@@ -29,6 +29,7 @@ public enum StudioConsole {
             ServicePages(context: context).boot(pages)
             CustomerPages(context: context).boot(pages)
             SettingsPages(context: context).boot(pages)
+            AccountPage(context: context).boot(pages)
         }
     }
 }

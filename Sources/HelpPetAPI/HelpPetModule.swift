@@ -16,7 +16,7 @@ public enum HelpPetModule {
         M0112_AddAppCompatibilityColumns(), M0113_AddGroomingTypes(), M0114_CreateDeviceTokensAndOutbox(),
         M0115_CreateVetAvailability(), M0116_AddPendingMembership(), M0120_CreatePracticeVocabulary(), M0121_CreateConsoleSessions(),
         M0122_AddRecordingConsentSetting(), M0123_CreateVisitAddenda(),
-        M0124_CreatePracticeNoteTemplates(),
+        M0124_CreatePracticeNoteTemplates(), M0125_AddConsoleSessionDevices(),
     ]
 
     public static func configure(_ app: Application) throws {

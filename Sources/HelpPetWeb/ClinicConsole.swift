@@ -31,6 +31,7 @@ public enum ClinicConsole {
             AppointmentPages(context: context).boot(pages)
             VisitPages(context: context).boot(pages)
             DischargePage(context: context).boot(pages)
+            AccountPage(context: context).boot(pages)
         }
     }
 }

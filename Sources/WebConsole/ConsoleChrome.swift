@@ -64,8 +64,6 @@ public struct ConsoleChrome: Sendable {
         )
         let response = Response(status: status)
         response.headers.contentType = .html
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-        applySecurityHeaders(response)
         response.body = .init(string: "<!DOCTYPE html>" + html.render().dropFirst("<!DOCTYPE html>".count))
         return response
     }
@@ -88,7 +86,8 @@ public struct ConsoleChrome: Sendable {
             .unwrap(session) { session in
                 .div(
                     .class("user"),
-                    .span(.class("user-name"), .safeText(session.displayName)),
+                    .a(.class("user-name"), .attr("href", mount.path("/account")),
+                       .attr("title", "Your account and signed-in devices"), .safeText(session.displayName)),
                     .span(.class("badge"), .safeText(session.roleLabel)),
                     .form(
                         .attr("method", "post"), .attr("action", mount.path("/logout")), .class("inline"),

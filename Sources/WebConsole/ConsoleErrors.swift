@@ -76,7 +76,6 @@ public struct ConsoleErrorMiddleware: AsyncMiddleware {
     static func json(_ status: HTTPResponseStatus, _ message: String) -> Response {
         let response = Response(status: status)
         response.headers.contentType = .json
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         let body = (try? JSONEncoder().encode(["error": message])) ?? Data()
         response.body = .init(data: body)
         return response

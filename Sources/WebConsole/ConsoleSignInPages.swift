@@ -8,6 +8,8 @@ public protocol ConsoleSignInService: Sendable {
     var cookieName: String { get }
     func signIn(username: String, password: String, request: Request) async throws -> ConsoleSignInOutcome
     func signOut(cookieToken: String, request: Request) async throws
+    /// Ends every session of the signed-in user, on every device and in every app, this one included.
+    func signOutEverywhere(cookieToken: String, request: Request) async throws
 }
 
 public enum ConsoleSignInOutcome: Sendable {
@@ -38,6 +40,7 @@ public struct ConsoleSignInPages: Sendable {
 
     public func boot(signedIn routes: any RoutesBuilder) {
         routes.post("logout", use: signOut)
+        routes.post("logout-everywhere", use: signOutEverywhere)
     }
 
     private struct SignInForm: Content {
@@ -85,11 +88,18 @@ public struct ConsoleSignInPages: Sendable {
         return response
     }
 
-    /// Only a path of this console: never another site (`//evil`, `https://…`).
+    @Sendable func signOutEverywhere(request: Request) async throws -> Response {
+        if let token = cookie.token(in: request) {
+            try await service.signOutEverywhere(cookieToken: token, request: request)
+        }
+        let response = request.redirect(to: chrome.mount.path("/login"), redirectType: .normal)
+        cookie.clear(on: response, request: request)
+        return response
+    }
+
+    /// Only a page of this console (`SignInReturnPath`); anything else goes to the console's home.
     func safeNext(_ next: String?) -> String {
-        let home = chrome.mount.path("/")
-        guard let next, next.hasPrefix(home), !next.hasPrefix("//"), !next.contains("\\") else { return home }
-        return next
+        SignInReturnPath(mount: chrome.mount).accepted(next) ?? chrome.mount.path("/")
     }
 
     private func page(

@@ -38,7 +38,7 @@ public enum ConsoleSite {
         let chrome = ConsoleChrome(
             productName: site.productName, mount: mount, assets: assets, stylesheets: ["console.css", site.stylesheet],
             extraConnectSources: StorageOrigin.connectSources(app.core.config), navigation: site.navigation)
-        let root = mount.routes(app).grouped(ConsoleErrorMiddleware(chrome: chrome))
+        let root = mount.routes(app).grouped(ConsoleResponseHeaders(chrome: chrome)).grouped(ConsoleErrorMiddleware(chrome: chrome))
         assets.register(on: root)
         let signIn = ConsoleSignInPages(
             chrome: chrome, service: site.signIn, heading: site.signInHeading, hint: site.signInHint)

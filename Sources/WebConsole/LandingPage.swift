@@ -21,8 +21,9 @@ public enum LandingPage {
         let chrome = ConsoleChrome(
             productName: "HelpPet Platform", mount: mount, assets: assets, stylesheets: ["console.css"],
             extraConnectSources: [], navigation: [])
-        assets.register(on: mount.routes(app))
-        app.get { request -> Response in
+        let headers = ConsoleResponseHeaders(chrome: chrome)
+        assets.register(on: mount.routes(app).grouped(headers))
+        app.grouped(headers).get { request -> Response in
             chrome.render("Consoles", session: nil, request: request, content: .div(
                 .class("stack"),
                 .h1("Choose a console"),

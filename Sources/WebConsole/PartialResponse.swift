@@ -19,14 +19,12 @@ public enum PartialResponse {
         let response = Response(status: .ok, body: .init(string: try await render()))
         response.headers.contentType = .html
         response.headers.replaceOrAdd(name: .eTag, value: tag)
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache, private")
         return response
     }
 
     static func notModified(_ tag: String) -> Response {
         let response = Response(status: .notModified)
         response.headers.replaceOrAdd(name: .eTag, value: tag)
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache, private")
         return response
     }
 
@@ -40,7 +38,6 @@ public enum PartialResponse {
             response.headers.contentType = .html
         }
         response.headers.replaceOrAdd(name: .eTag, value: tag)
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache, private")
         return response
     }
 }

@@ -7,11 +7,12 @@ Fixtures:
 - `browser_factory(audio=None, width=1280, height=900)`: a new headless Chromium; `audio` is a WAV file fed as the
   microphone. Every browser is quit at the end of the test.
 - `browser`: one such browser without audio.
-Helpers: `sign_in`, `api_json`, `screenshot`.
+Helpers: `own_server` (a second server with its own data and environment), `sign_in`, `api_json`, `screenshot`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -84,6 +85,27 @@ def server():
             drop_postgres_database(admin_url, database)
         if os.environ.get("KEEP_BROWSER_SUITE_DATA") != "1":
             shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def own_server(server: Server, name: str, **overrides: str):
+    """A server of its own, for a test that would disturb the shared one (many sign-ins, another mount): the shared
+    server's environment with `overrides`, a fresh data folder and, on PostgreSQL, a fresh database. Yields its URL."""
+    data_dir = Path(tempfile.mkdtemp(prefix=f"browser-{name}-"))
+    env = dict(server.env, DATA_DIR=str(data_dir), **overrides)
+    admin_url = os.environ.get("DATABASE_URL")
+    database = None
+    if is_postgres(admin_url):
+        env["DATABASE_URL"], database = create_postgres_database(admin_url, f"browser_{name}")
+    port = free_port()
+    process = start_server(env, data_dir / "server.log", port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_server(process)
+        if database:
+            drop_postgres_database(admin_url, database)
+        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def make_browser(audio: Path | None = None, width: int = 1280, height: int = 900) -> webdriver.Chrome:

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import tempfile
 import urllib.parse
-from pathlib import Path
 
 import pytest
 
 from clinic_http import ConsoleClient
-from conftest import STUDIO_ADMIN_PASSWORD
-from local_server import (create_postgres_database, drop_postgres_database, free_port, is_postgres, start_server,
-                          stop_server)
+from conftest import STUDIO_ADMIN_PASSWORD, own_server
 
 BUDGET = 100 * 1024
 
@@ -22,21 +16,8 @@ BUDGET = 100 * 1024
 @pytest.fixture
 def studio_at_root(server):
     """A second server with the studio console at `/`, as on a studio's own domain."""
-    data_dir = Path(tempfile.mkdtemp(prefix="browser-root-"))
-    env = dict(server.env, DATA_DIR=str(data_dir), WEB_CONSOLE_ROOT="autodetail")
-    admin_url = os.environ.get("DATABASE_URL")
-    database = None
-    if is_postgres(admin_url):
-        env["DATABASE_URL"], database = create_postgres_database(admin_url, "browser_root")
-    port = free_port()
-    process = start_server(env, data_dir / "server.log", port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_server(process)
-        if database:
-            drop_postgres_database(admin_url, database)
-        shutil.rmtree(data_dir, ignore_errors=True)
+    with own_server(server, "root", WEB_CONSOLE_ROOT="autodetail") as base:
+        yield base
 
 
 def test_the_landing_page_links_both_consoles(server):

@@ -5,21 +5,29 @@ import Foundation
 ///
 /// An attempt is reserved on every limit before its password is verified, so parallel guesses hold places and
 /// cannot exceed a limit: a burst of 120 wrong passwords gets at most the limit verified, the rest 429 (and a correct
-/// password inside the burst is refused like the others). A failure counts against every limit; a success counts
-/// against none and clears only the (username, IP) limits. The ledger keeps the count per process on SQLite and in
-/// the database on PostgreSQL, so N API nodes share one limit.
+/// password inside the burst is refused like the others). A failure counts against every failure limit; a success
+/// counts against the success limits only and clears the (username, IP) failure limits. The ledger keeps the count
+/// per process on SQLite and in the database on PostgreSQL, so N API nodes share one limit.
 public struct LoginThrottle: Sendable {
     /// Which part of an attempt a limit is kept per.
     public enum Scope: Sendable {
         case usernameAndIP, username, ip
     }
 
+    /// Which outcomes a limit counts. Failures are what guessing produces; a success limit only bounds how often one
+    /// account may sign in from one address (each success costs a password hash and a new session).
+    public enum Counted: Sendable {
+        case failures, successes
+    }
+
     public struct Limit: Sendable {
         public let rule: AttemptRule
         public let scope: Scope
-        public init(_ rule: AttemptRule, per scope: Scope) {
+        public let counted: Counted
+        public init(_ rule: AttemptRule, per scope: Scope, counting counted: Counted = .failures) {
             self.rule = rule
             self.scope = scope
+            self.counted = counted
         }
     }
 
@@ -65,12 +73,14 @@ public struct LoginThrottle: Sendable {
             try? await ledger.release(ticket, now: clock.now(), on: db)
             throw error
         }
+        let failureKeys = zip(limits, keys).filter { $0.0.counted == .failures }
         guard let account else {
-            try await ledger.settle(ticket, counting: keys, clearing: [], now: clock.now(), on: db)
+            try await ledger.settle(ticket, counting: failureKeys.map(\.1), clearing: [], now: clock.now(), on: db)
             return .failed
         }
-        let pairKeys = zip(limits, keys).filter { $0.0.scope == .usernameAndIP }.map(\.1)
-        try await ledger.settle(ticket, counting: [], clearing: pairKeys, now: clock.now(), on: db)
+        let successKeys = zip(limits, keys).filter { $0.0.counted == .successes }.map(\.1)
+        let pairFailureKeys = failureKeys.filter { $0.0.scope == .usernameAndIP }.map(\.1)
+        try await ledger.settle(ticket, counting: successKeys, clearing: pairFailureKeys, now: clock.now(), on: db)
         return .succeeded(account)
     }
 }

@@ -24,13 +24,25 @@ enum AdminSignIn {
         return outcome
     }
 
+    /// Live console sessions one admin may have; signing in on one more browser ends the oldest. API sessions (the
+    /// CLI, scripts) are not capped: the contract lets them live out their 12 hours.
+    static let maxLiveConsoleSessions = 20
+
     /// A new session of `user`: its token (shown once, stored as a hash) and expiry.
-    static func startSession(_ user: AdminUserRecord, request: Request) async throws -> (token: String, expiresAt: Date) {
+    static func startSession(_ user: AdminUserRecord, viaConsole: Bool, request: Request) async throws
+        -> (token: String, expiresAt: Date)
+    {
         let token = Secrets.newAdminToken()
         let issued = request.now
         let expiresAt = issued.addingTimeInterval(TimeInterval(tokenLifetime))
+        let device = AdminSessionStore.DeviceDetails(
+            viaConsole: viaConsole,
+            userAgent: request.headers.first(name: .userAgent).map { String($0.prefix(300)) },
+            clientIP: request.core.clientAddress.ip(of: request))
         try await request.adminSessions.startSession(
-            user: user, tokenHash: Secrets.hash(token), issued: issued, expiresAt: expiresAt)
+            user: user, tokenHash: Secrets.hash(token), openedAt: request.core.clock.now(), expiresAt: expiresAt,
+            device: device,
+            maxLiveConsoleSessions: Self.maxLiveConsoleSessions)
         return (token, expiresAt)
     }
 }

@@ -6,12 +6,19 @@ import Foundation
 struct RateLimits: Sendable {
     static let installInit = AttemptRule(name: "autodetail.ios_init", limit: 10, window: 3600)
     static let validateKey = AttemptRule(name: "autodetail.validate_key", limit: 30, window: 60)
-    static let loginPerIP = AttemptRule(name: "autodetail.admin_login.ip", limit: 20, window: 900)
+    /// The contract's 20 per IP, counting failures only: a studio whose staff sign in from behind one NAT address
+    /// must not lock itself out by signing in (docs/login-and-sessions.md, "Studio sign-in limits").
+    static let loginFailuresPerIP = AttemptRule(name: "autodetail.admin_login.ip_failures", limit: 20, window: 900)
     static let loginFailuresPerUserAndIP = AttemptRule(name: "autodetail.admin_login.pair", limit: 5, window: 900)
     static let loginFailuresPerUser = AttemptRule(name: "autodetail.admin_login.user", limit: 50, window: 900)
+    /// Successful sign-ins of one account from one address: generous for people, a bound for a script that mints
+    /// sessions (each success costs a bcrypt check and a session row).
+    static let loginSuccessesPerUserAndIP = AttemptRule(
+        name: "autodetail.admin_login.pair_successes", limit: 60, window: 900)
 
     let ledger: any AttemptLedger
-    /// Failed admin logins per (username, IP), cleared by a success, and per username from every IP.
+    /// Failed admin logins per (username, IP) (cleared by a success), per username from every IP and per IP for
+    /// every username; successful ones per (username, IP).
     let adminLogin: LoginThrottle
 
     init(ledger: any AttemptLedger, clock: any AppClock) {
@@ -20,6 +27,8 @@ struct RateLimits: Sendable {
             limits: [
                 .init(Self.loginFailuresPerUserAndIP, per: .usernameAndIP),
                 .init(Self.loginFailuresPerUser, per: .username),
+                .init(Self.loginFailuresPerIP, per: .ip),
+                .init(Self.loginSuccessesPerUserAndIP, per: .usernameAndIP, counting: .successes),
             ],
             ledger: ledger, clock: clock)
     }

@@ -5,8 +5,8 @@ import Vapor
 /// The studio console's sign-in, sessions and sign-out. A console session IS an admin session of the contract
 /// (§2.6, §4.7.1): the cookie holds the admin token (`adm_…`), the row is in `ad_admin_sessions` with its 12-hour
 /// absolute lifetime and token version, `POST /api/admin/logout` and a password change end it exactly as they end
-/// a token. Sign-in goes through the same per-IP limit and login throttle as `POST /api/admin/login`, so failures
-/// in the console and on the API add up.
+/// a token. Sign-in goes through the same login throttle as `POST /api/admin/login`, so failures in the console and
+/// on the API add up.
 package enum StudioSession {
     package static let cookieName = "autodetail_session"
 
@@ -24,30 +24,19 @@ package enum StudioSession {
     }
 
     /// The admin login of §4.7.1 for a browser: username trimmed and lower-cased, password at most 128 characters,
-    /// the per-IP limit (20 per 15 minutes) and the per-(username, IP) / per-username failure throttle.
+    /// and the API's throttle (`RateLimits.adminLogin`: failures per (username, IP), username and IP).
     package static func signIn(username rawUsername: String, password: String, request: Request) async throws
         -> SignInOutcome
     {
         let username = rawUsername.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard password.count <= 128 else { return .failed }
-        let limits = RateLimits(ledger: request.core.attempts, clock: request.core.clock)
-        let ip = request.core.clientAddress.ip(of: request)
-        let perIP: AttemptTicket
-        switch try await limits.ledger.reserve(
-            [RateLimits.loginPerIP.key(ip)], hold: false, now: request.core.clock.now(), on: request.db)
-        {
-        case .refused(let wait): return .throttled(retryAfter: max(1, wait))
-        case .granted(let ticket): perIP = ticket
-        }
         switch try await AdminSignIn.check(username: username, password: password, request: request) {
         case .refused(let wait):
-            // As the API: a request another limit refused is not counted against the per-IP limit.
-            try await limits.ledger.release(perIP, now: request.core.clock.now(), on: request.db)
             return .throttled(retryAfter: max(1, wait))
         case .failed:
             return .failed
         case .succeeded(let user):
-            let (token, _) = try await AdminSignIn.startSession(user, request: request)
+            let (token, _) = try await AdminSignIn.startSession(user, viaConsole: true, request: request)
             return .signedIn(cookieToken: token)
         }
     }
@@ -71,6 +60,26 @@ package enum StudioSession {
         try await request.adminSessions.endSession(caller.sessionID, now: request.now)
     }
 
+    /// The signed-in admin's live sessions (console and API), newest first, the current one marked.
+    package static func devices(cookieToken: String, request: Request) async throws -> [StudioDevice] {
+        let hash = Secrets.hash(cookieToken)
+        guard let caller = try await request.adminSessions.liveSession(tokenHash: hash, now: request.now) else {
+            return []
+        }
+        return try await request.adminSessions.devices(userID: caller.userID, now: request.now).map {
+            StudioDevice(signedInAt: $0.createdAt, expiresAt: $0.expiresAt, viaConsole: $0.viaConsole,
+                         userAgent: $0.userAgent, clientIP: $0.clientIp, isCurrent: $0.tokenHash == hash)
+        }
+    }
+
+    /// "Sign out everywhere": every session of the admin ends, console and API, this one included.
+    package static func signOutEverywhere(cookieToken: String, request: Request) async throws {
+        guard Secrets.isAdminToken(cookieToken),
+            let caller = try await request.adminSessions.liveSession(tokenHash: Secrets.hash(cookieToken), now: request.now)
+        else { return }
+        try await request.adminSessions.endAllSessions(userID: caller.userID, now: request.now)
+    }
+
     /// An admin API call made by a console page: the cookie's session plus its CSRF token in `X-CSRF-Token`
     /// (403 without it, before anything else is looked at); then the same check as a bearer token.
     static func authenticateAPICall(_ request: Request, cookieToken: String) async throws {
@@ -84,4 +93,15 @@ package enum StudioSession {
         request.setAdminCaller(caller)
         request.loggedSubject = "admin:" + caller.userID.lowercased
     }
+}
+
+/// One signed-in device of the studio's account page.
+package struct StudioDevice: Sendable {
+    package let signedInAt: Date
+    package let expiresAt: Date
+    /// A console browser, else an API session (the `autodetail` CLI, a script).
+    package let viaConsole: Bool
+    package let userAgent: String?
+    package let clientIP: String?
+    package let isCurrent: Bool
 }

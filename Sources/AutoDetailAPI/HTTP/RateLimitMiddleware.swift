@@ -13,30 +13,10 @@ struct RateLimitMiddleware: AsyncMiddleware {
         switch try await ledger.reserve([key], hold: false, now: request.core.clock.now(), on: request.db) {
         case .refused(let wait):
             throw APIError.tooManyRequests(wait)
-        case .granted(let ticket):
-            request.countedRateLimit = CountedRateLimit(ledger: ledger, ticket: ticket)
+        case .granted:
+            break
         }
         return try await next.respond(to: request)
-    }
-}
-
-/// The request a `RateLimitMiddleware` counted, so a handler can take it back when another limit refuses the
-/// request (rejected requests are not counted, §2.7).
-struct CountedRateLimit: Sendable {
-    let ledger: any AttemptLedger
-    let ticket: AttemptTicket
-
-    func forget(on request: Request) async throws {
-        try await ledger.release(ticket, now: request.core.clock.now(), on: request.db)
-    }
-}
-
-extension Request {
-    private struct CountedRateLimitKey: StorageKey { typealias Value = CountedRateLimit }
-
-    var countedRateLimit: CountedRateLimit? {
-        get { storage[CountedRateLimitKey.self] }
-        set { storage[CountedRateLimitKey.self] = newValue }
     }
 }
 

@@ -28,14 +28,77 @@ struct AdminSessionStore: Sendable {
     }
 
     /// A new session for `user` under the token version read before the password check.
-    func startSession(user: AdminUserRecord, tokenHash: String, issued: Date, expiresAt: Date) async throws {
+    /// Where a session was opened from (M0212).
+    struct DeviceDetails: Sendable {
+        let viaConsole: Bool
+        let userAgent: String?
+        let clientIP: String?
+    }
+
+    /// One live session as the admin sees it on the account page.
+    struct Device: Decodable, Sendable {
+        let tokenHash: String
+        let createdAt: Date
+        let expiresAt: Date
+        let viaConsole: Bool
+        let userAgent: String?
+        let clientIp: String?
+    }
+
+    /// Opens a session; a console session also ends the user's oldest live console sessions beyond
+    /// `maxLiveConsoleSessions`, in the same transaction, never the one it opens. `openedAt` is the clock's full
+    /// precision (the wire's `issued` is whole seconds), so "oldest" is exact for sign-ins within one second.
+    func startSession(
+        user: AdminUserRecord, tokenHash: String, openedAt: Date, expiresAt: Date, device: DeviceDetails,
+        maxLiveConsoleSessions: Int
+    ) async throws {
+        let sessionID = UUID()
         try await db.writeTransaction { db in
             try await db.sql.raw("""
-                INSERT INTO ad_admin_sessions (id, admin_user_id, token_hash, created_at, expires_at, token_version)
-                VALUES (\(bind: UUID()), \(bind: user.id!), \(bind: tokenHash), \(bind: issued), \(bind: expiresAt),
-                    \(bind: user.tokenVersion))
+                INSERT INTO ad_admin_sessions
+                    (id, admin_user_id, token_hash, created_at, expires_at, token_version, via_console, user_agent,
+                     client_ip)
+                VALUES (\(bind: sessionID), \(bind: user.id!), \(bind: tokenHash), \(bind: openedAt), \(bind: expiresAt),
+                    \(bind: user.tokenVersion), \(bind: device.viaConsole), \(bind: device.userAgent),
+                    \(bind: device.clientIP))
                 """).run()
-            try await db.sql.raw("UPDATE ad_admin_users SET last_login_at = \(bind: issued) WHERE id = \(bind: user.id!)").run()
+            try await db.sql.raw("""
+                UPDATE ad_admin_users SET last_login_at = \(bind: WireTime.truncated(openedAt)) WHERE id = \(bind: user.id!)
+                """).run()
+            guard device.viaConsole else { return }
+            try await db.sql.raw("""
+                UPDATE ad_admin_sessions SET revoked_at = \(bind: openedAt)
+                WHERE admin_user_id = \(bind: user.id!) AND via_console = \(bind: true) AND revoked_at IS NULL
+                    AND expires_at > \(bind: openedAt) AND id <> \(bind: sessionID)
+                    AND id NOT IN (
+                        SELECT id FROM ad_admin_sessions
+                        WHERE admin_user_id = \(bind: user.id!) AND via_console = \(bind: true) AND revoked_at IS NULL
+                            AND expires_at > \(bind: openedAt) AND id <> \(bind: sessionID)
+                        ORDER BY created_at DESC, id DESC LIMIT \(bind: maxLiveConsoleSessions - 1))
+                """).run()
+        }
+    }
+
+    /// The user's live sessions (console and API), newest first.
+    func devices(userID: UUID, now: Date) async throws -> [Device] {
+        try await db.sql.raw("""
+            SELECT s.token_hash, s.created_at, s.expires_at, s.via_console, s.user_agent, s.client_ip
+            FROM ad_admin_sessions s
+            JOIN ad_admin_users u ON u.id = s.admin_user_id AND u.token_version = s.token_version
+            WHERE s.admin_user_id = \(bind: userID) AND s.revoked_at IS NULL AND s.expires_at > \(bind: now)
+            ORDER BY s.created_at DESC, s.id DESC
+            """).all(decoding: Device.self, with: Self.rowDecoding)
+    }
+
+    /// "Sign out everywhere": the token version moves on and every session of the user is revoked.
+    func endAllSessions(userID: UUID, now: Date) async throws {
+        try await db.writeTransaction { db in
+            try await db.sql.raw("UPDATE ad_admin_users SET token_version = token_version + 1 WHERE id = \(bind: userID)")
+                .run()
+            try await db.sql.raw("""
+                UPDATE ad_admin_sessions SET revoked_at = \(bind: now)
+                WHERE admin_user_id = \(bind: userID) AND revoked_at IS NULL
+                """).run()
         }
     }
 

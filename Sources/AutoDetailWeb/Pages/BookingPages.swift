@@ -252,7 +252,6 @@ struct BookingPages: Sendable {
         if let data = try await StudioThumbnails.thumbnail(photo: photoID, booking: id, request: request) {
             let response = Response(status: .ok, body: .init(data: data))
             response.headers.contentType = .jpeg
-            response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=86400")
             return response
         }
         guard let original = try await StudioReads.booking(id, request)?.photos.first(where: { $0.id == photoID }) else {
@@ -281,7 +280,6 @@ struct BookingPages: Sendable {
             })
         let response = Response(status: .ok, body: .init(string: fragment.render()))
         response.headers.contentType = .html
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         return response
     }
 

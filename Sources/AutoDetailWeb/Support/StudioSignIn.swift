@@ -17,4 +17,8 @@ struct StudioSignIn: ConsoleSignInService {
     func signOut(cookieToken: String, request: Request) async throws {
         try await StudioSession.signOut(cookieToken: cookieToken, request: request)
     }
+
+    func signOutEverywhere(cookieToken: String, request: Request) async throws {
+        try await StudioSession.signOutEverywhere(cookieToken: cookieToken, request: request)
+    }
 }

@@ -9,6 +9,8 @@ package enum ClinicSession {
     package static let cookieName = "helppet_session"
     /// As long as an access token (contract §2.1), absolute: not extended by use.
     static let lifetime = TimeInterval(TokenService.lifetimeSeconds)
+    /// Live console sessions one user may have; signing in on one more browser ends the oldest.
+    package static let maxLiveSessions = 20
 
     package enum SignInOutcome: Sendable {
         case signedIn(cookieToken: String)
@@ -28,9 +30,11 @@ package enum ClinicSession {
             let token = ConsoleCredentials.newSessionToken()
             let now = request.core.clock.now()
             try await ConsoleSessionStore.prune(before: now.addingTimeInterval(-86_400), on: request.db)
+            let userAgent = request.headers.first(name: .userAgent).map { String($0.prefix(300)) }
             try await ConsoleSessionStore.create(
                 tokenHash: ConsoleCredentials.hash(token), userID: user.id!, tokenVersion: user.tokenVersion,
-                now: now, lifetime: lifetime, on: request.db)
+                device: (userAgent, request.core.clientAddress.ip(of: request)), now: now, lifetime: lifetime,
+                maxLive: maxLiveSessions, on: request.db)
             return .signedIn(cookieToken: token)
         }
     }
@@ -60,6 +64,27 @@ package enum ClinicSession {
             tokenHash: ConsoleCredentials.hash(cookieToken), now: request.core.clock.now(), on: request.db)
     }
 
+    /// The signed-in user's live console sessions, newest first, the current one marked.
+    package static func devices(request: Request) async throws -> [ConsoleDevice] {
+        let caller = try request.caller
+        let current = request.consoleSessionHash
+        return try await ConsoleSessionStore.devices(userID: caller.id, now: request.core.clock.now(), on: request.db)
+            .map { ConsoleDevice(signedInAt: $0.createdAt, expiresAt: $0.expiresAt, userAgent: $0.userAgent,
+                                 clientIP: $0.clientIP, isCurrent: $0.tokenHash == current) }
+    }
+
+    /// "Sign out everywhere": every console session and every app token of the user ends (the token version moves
+    /// on, which voids every JWT the app holds), this browser's session included.
+    package static func signOutEverywhere(cookieToken: String, request: Request) async throws {
+        let hash = ConsoleCredentials.hash(cookieToken)
+        let now = request.core.clock.now()
+        guard let live = try await ConsoleSessionStore.live(tokenHash: hash, now: now, on: request.db) else { return }
+        try await request.db.writeTransaction { db in
+            try await UserStore.incrementTokenVersion(live.user_id, on: db)
+            try await ConsoleSessionStore.revokeAll(userID: live.user_id, now: now, on: db)
+        }
+    }
+
     /// An API call made by a console page: the cookie's session plus its CSRF token in the header.
     static func authenticateAPICall(_ request: Request, cookieToken: String) async throws {
         let hash = ConsoleCredentials.hash(cookieToken)
@@ -69,6 +94,23 @@ package enum ClinicSession {
         guard let live = try await ConsoleSessionStore.live(tokenHash: hash, now: request.core.clock.now(), on: request.db)
         else { throw APIError.unauthorized("Could not validate credentials") }
         try await BearerAuthMiddleware.admit(request, userID: live.user_id, tokenVersion: live.token_version)
+    }
+}
+
+/// One signed-in browser of the account page's "Signed-in devices".
+package struct ConsoleDevice: Sendable {
+    package let signedInAt: Date
+    package let expiresAt: Date
+    package let userAgent: String?
+    package let clientIP: String?
+    package let isCurrent: Bool
+}
+
+extension Request {
+    /// The hash of the console session this request came with (set by the console's session middleware).
+    var consoleSessionHash: String? {
+        guard let token = cookies[ClinicSession.cookieName]?.string, !token.isEmpty else { return nil }
+        return ConsoleCredentials.hash(token)
     }
 }
 

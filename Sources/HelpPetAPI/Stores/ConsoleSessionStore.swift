@@ -3,20 +3,68 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// The clinic console's sessions (M0121).
+/// The clinic console's sessions (M0121, M0125).
 enum ConsoleSessionStore {
     struct LiveSession: Decodable, Sendable {
         let user_id: UUID
         let token_version: Int
     }
 
+    /// One live session as its user sees it on the account page.
+    struct Device: Decodable, Sendable {
+        let tokenHash: String
+        let createdAt: Date
+        let expiresAt: Date
+        let userAgent: String?
+        let clientIP: String?
+
+        enum CodingKeys: String, CodingKey {
+            case tokenHash = "token_hash", createdAt = "created_at", expiresAt = "expires_at"
+            case userAgent = "user_agent", clientIP = "client_ip"
+        }
+    }
+
+    /// Opens a session and ends the user's oldest live ones beyond `maxLive`, never the one it opens, in one
+    /// transaction: a stolen password or a script cannot pile up sessions, and a person who signs in on a 21st
+    /// browser loses the one opened longest ago.
     static func create(
-        tokenHash: String, userID: UUID, tokenVersion: Int, now: Date, lifetime: TimeInterval, on db: any Database
+        tokenHash: String, userID: UUID, tokenVersion: Int, device: (userAgent: String?, clientIP: String?),
+        now: Date, lifetime: TimeInterval, maxLive: Int, on db: any Database
     ) async throws {
+        let sessionID = UUID()
+        try await db.writeTransaction { db in
+            try await db.sql.raw("""
+                INSERT INTO console_sessions
+                    (id, token_hash, user_id, token_version, created_at, expires_at, user_agent, client_ip)
+                VALUES (\(bind: sessionID), \(bind: tokenHash), \(bind: userID), \(bind: tokenVersion), \(bind: now),
+                    \(bind: now.addingTimeInterval(lifetime)), \(bind: device.userAgent), \(bind: device.clientIP))
+                """).run()
+            try await db.sql.raw("""
+                UPDATE console_sessions SET revoked_at = \(bind: now)
+                WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
+                    AND id <> \(bind: sessionID)
+                    AND id NOT IN (
+                        SELECT id FROM console_sessions
+                        WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
+                            AND id <> \(bind: sessionID)
+                        ORDER BY created_at DESC, id DESC LIMIT \(bind: maxLive - 1))
+                """).run()
+        }
+    }
+
+    /// The user's live sessions, newest first.
+    static func devices(userID: UUID, now: Date, on db: any Database) async throws -> [Device] {
         try await db.sql.raw("""
-            INSERT INTO console_sessions (id, token_hash, user_id, token_version, created_at, expires_at)
-            VALUES (\(bind: UUID()), \(bind: tokenHash), \(bind: userID), \(bind: tokenVersion), \(bind: now),
-                \(bind: now.addingTimeInterval(lifetime)))
+            SELECT token_hash, created_at, expires_at, user_agent, client_ip FROM console_sessions
+            WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
+            ORDER BY created_at DESC, id DESC
+            """).all(decoding: Device.self)
+    }
+
+    /// Ends every console session of the user.
+    static func revokeAll(userID: UUID, now: Date, on db: any Database) async throws {
+        try await db.sql.raw("""
+            UPDATE console_sessions SET revoked_at = \(bind: now) WHERE user_id = \(bind: userID) AND revoked_at IS NULL
             """).run()
     }
 

@@ -18,4 +18,8 @@ struct ClinicSignIn: ConsoleSignInService {
     func signOut(cookieToken: String, request: Request) async throws {
         try await ClinicSession.signOut(cookieToken: cookieToken, request: request)
     }
+
+    func signOutEverywhere(cookieToken: String, request: Request) async throws {
+        try await ClinicSession.signOutEverywhere(cookieToken: cookieToken, request: request)
+    }
 }

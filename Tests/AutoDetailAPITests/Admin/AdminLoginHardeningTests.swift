@@ -21,9 +21,47 @@ import VaporTesting
                 expectError(response, .tooManyRequests, "Too many requests")
                 #expect(Int(response.headers.first(name: "Retry-After") ?? "") ?? 0 >= 1)
             }
-            // The per-IP count (20 per 15 minutes) only holds the requests that were not refused by another limit.
+            // The (username, IP) pair has reached its five failures: even the right password waits.
             let correct = try await app.post("/api/admin/login", Self.right)
             expectError(correct, .tooManyRequests, "Too many requests")
+        }
+    }
+
+    /// A studio whose staff sign in from behind one NAT address: successful sign-ins do not count against the
+    /// per-IP limit, which counts failures (docs/login-and-sessions.md, "Studio sign-in limits").
+    @Test func manySuccessfulSignInsFromOneAddressAreNotThrottled() async throws {
+        try await withTestApp(env: ["DISABLE_RATE_LIMITS": "false"]) { app in
+            for attempt in 1...25 {
+                let response = try await app.post("/api/admin/login", Self.right)
+                #expect(response.status == .ok, "sign-in \(attempt): \(response)")
+            }
+        }
+    }
+
+    @Test func failuresFromOneAddressAreCappedAtTwentyWhateverTheUsername() async throws {
+        try await withTestApp(env: ["DISABLE_RATE_LIMITS": "false"]) { app in
+            // Four usernames, five failures each: no (username, IP) pair goes over its own limit of five.
+            for attempt in 0..<20 {
+                let response = try await app.post(
+                    "/api/admin/login", ["username": "user\(attempt % 4)", "password": "wrong-password-x"])
+                #expect(response.status == .unauthorized, "failure \(attempt + 1): \(response)")
+            }
+            expectError(
+                try await app.post("/api/admin/login", ["username": "someone", "password": "wrong-password-x"]),
+                .tooManyRequests, "Too many requests")
+            expectError(try await app.post("/api/admin/login", Self.right), .tooManyRequests, "Too many requests")
+        }
+    }
+
+    @Test func successfulSignInsOfOneAccountFromOneAddressAreBounded() async throws {
+        try await withTestApp(env: ["DISABLE_RATE_LIMITS": "false"]) { app in
+            for attempt in 1...60 {
+                let response = try await app.post("/api/admin/login", Self.right)
+                #expect(response.status == .ok, "sign-in \(attempt): \(response)")
+            }
+            let more = try await app.post("/api/admin/login", Self.right)
+            expectError(more, .tooManyRequests, "Too many requests")
+            #expect(Int(more.headers.first(name: "Retry-After") ?? "") ?? 0 >= 1)
         }
     }
 

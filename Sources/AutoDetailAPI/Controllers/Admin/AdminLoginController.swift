@@ -2,16 +2,13 @@ import AppCore
 import Foundation
 import Vapor
 
-/// Console sign-in (contract §4.7.1), public and rate-limited per IP (§2.7); the session's own routes are
-/// `AdminSessionController`.
+/// Console sign-in (contract §4.7.1), public and throttled (§2.7, with failures only counted per IP:
+/// `RateLimits`); the session's own routes are `AdminSessionController`.
 struct AdminLoginController: RouteCollection {
     static var tokenLifetime: Int { AdminSignIn.tokenLifetime }
 
-    let limits: RateLimits
-
     func boot(routes: any RoutesBuilder) throws {
-        routes.grouped(RateLimitMiddleware(rule: RateLimits.loginPerIP, ledger: limits.ledger))
-            .jsonRoute(.POST, "admin", "login", use: login)
+        routes.jsonRoute(.POST, "admin", "login", use: login)
     }
 
     @Sendable func login(req: Request) async throws -> Response {
@@ -26,14 +23,13 @@ struct AdminLoginController: RouteCollection {
         let user: AdminUserRecord
         switch try await AdminSignIn.check(username: username, password: password, request: req) {
         case .refused(let wait):
-            try await req.countedRateLimit?.forget(on: req)
             throw APIError.tooManyRequests(wait)
         case .failed:
             throw APIError(.unauthorized, "Invalid username or password")
         case .succeeded(let account):
             user = account
         }
-        let (token, expiresAt) = try await AdminSignIn.startSession(user, request: req)
+        let (token, expiresAt) = try await AdminSignIn.startSession(user, viaConsole: false, request: req)
         return try JSONResponse.make(AdminLoginResponse(token: token, expiresIn: Self.tokenLifetime, expiresAt: expiresAt))
     }
 }
