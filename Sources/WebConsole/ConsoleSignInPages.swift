@@ -80,18 +80,16 @@ public struct ConsoleSignInPages: Sendable {
     }
 
     @Sendable func signOut(request: Request) async throws -> Response {
-        if let token = cookie.token(in: request) {
-            try await service.signOut(cookieToken: token, request: request)
-        }
-        let response = request.redirect(to: chrome.mount.path("/login"), redirectType: .normal)
-        cookie.clear(on: response, request: request)
-        return response
+        try await endingSession(request) { try await service.signOut(cookieToken: $0, request: request) }
     }
 
     @Sendable func signOutEverywhere(request: Request) async throws -> Response {
-        if let token = cookie.token(in: request) {
-            try await service.signOutEverywhere(cookieToken: token, request: request)
-        }
+        try await endingSession(request) { try await service.signOutEverywhere(cookieToken: $0, request: request) }
+    }
+
+    /// Runs `end` with the cookie's token (if any), then clears the cookie and sends the browser to the sign-in page.
+    private func endingSession(_ request: Request, _ end: (String) async throws -> Void) async throws -> Response {
+        if let token = cookie.token(in: request) { try await end(token) }
         let response = request.redirect(to: chrome.mount.path("/login"), redirectType: .normal)
         cookie.clear(on: response, request: request)
         return response

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -116,3 +117,14 @@ def new_appointment(base: str, token: str, owner_id: str, pet_ids: list[str], ti
         "title": title, "assigned_vet_user_id": me["id"]})
     assert status == 201, body
     return body["id"]
+
+
+def webm_header_duration(data: bytes) -> float | None:
+    """The duration ffprobe reads from a recording's container without decoding it; None when it has none (a
+    browser's MediaRecorder WebM)."""
+    with tempfile.NamedTemporaryFile(suffix=".webm") as file:
+        file.write(data)
+        file.flush()
+        probed = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+                                 file.name], capture_output=True, text=True, check=True).stdout.strip()
+    return None if probed in ("", "N/A") else float(probed)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from clinic_audio import (
     new_appointment, open_appointment, profile_browser, recorder, sha256, spoken_clip, start_recording,
-    stop_recording, stored_object, wait_uploaded, wait_visit)
+    stop_recording, stored_object, wait_uploaded, wait_visit, webm_header_duration)
 from conftest import api_json, helppet_token, screenshot, sign_in, wait_for
 from selenium.webdriver.common.by import By
 
@@ -138,6 +138,19 @@ def test_a_vet_records_each_pet_of_the_multi_pet_appointment_and_reads_the_trans
     bella = uploaded["Bella"]["visit_id"]
     viewer.get(f"{server.base}/clinic/visits/{bella}")
     wait_for(viewer, lambda d: d.find_elements(By.CSS_SELECTOR, "button.segment"))
+    # The browser's WebM says nothing of its length (ffprobe: N/A), yet the player learns it before anything is
+    # played and seeks anywhere, and the stored object stays the uploaded bytes.
+    stored = stored_object(server.base, token, bella)
+    assert sha256(stored) == uploaded["Bella"]["sha256"]
+    assert webm_header_duration(stored) is None, "the test needs a recording without a duration in its header"
+    length = wait_visit(server.base, token, bella, {"processed"})["metadata"]["audio_duration_seconds"]
+    wait_for(viewer, lambda d: d.execute_script(
+        "const p = document.getElementById('visit-player'); return Number.isFinite(p.duration) && p.duration > 0"))
+    duration = viewer.execute_script("return document.getElementById('visit-player').duration")
+    assert abs(duration - length) < 1.0, (duration, length)
+    viewer.execute_script("const p = document.getElementById('visit-player'); p.pause(); p.currentTime = p.duration - 1;")
+    wait_for(viewer, lambda d: d.execute_script(
+        "const p = document.getElementById('visit-player'); return !p.seeking && Math.abs(p.currentTime - (p.duration - 1)) < 0.3"))
     # A segment click seeks the player to the segment's start.
     segment = viewer.find_elements(By.CSS_SELECTOR, "button.segment")[-1]
     wait_for(viewer, lambda d: d.execute_script("return document.getElementById('visit-player').readyState") >= 1)

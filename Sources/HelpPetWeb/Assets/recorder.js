@@ -175,6 +175,8 @@ export class PetRecorder {
   /** Sends a stored recording (just stopped, or found unsent) until complete; the lock is already held. */
   async send(recording) {
     this.busy = true;
+    // Set again once this upload is complete: until then the card must not report the previous one as done.
+    delete this.card.dataset.uploadedVisit;
     this.controls("busy");
     const progress = this.part("progress");
     progress.hidden = false;

@@ -17,14 +17,43 @@ async function loadAudio() {
   }
 }
 
+// A browser's MediaRecorder writes WebM with no duration and no cues: the player shows 0:00 and cannot seek.
+// Asking for a time far past the end makes the browser read the file's end (a range request) and learn its real
+// length; the player then goes back to where it was, or to a segment clicked meanwhile. The stored recording is
+// never rewritten: it stays byte for byte what the browser uploaded.
+let learning = null; // while the length is being learned: { at, play } to apply afterwards
+player?.addEventListener("loadedmetadata", () => {
+  if (Number.isFinite(player.duration)) return;
+  learning = { at: player.currentTime, play: false };
+  const learned = () => {
+    if (!Number.isFinite(player.duration)) return;
+    player.removeEventListener("durationchange", learned);
+    const { at, play } = learning;
+    learning = null;
+    player.currentTime = at;
+    if (play) player.play().catch(() => {});
+  };
+  player.addEventListener("durationchange", learned);
+  player.currentTime = 1e101;
+});
+
+/** Plays from `seconds`, after the length is learned if that is still under way. */
+function playFrom(seconds) {
+  if (learning) {
+    learning = { at: seconds, play: true };
+    return;
+  }
+  player.currentTime = seconds;
+  player.play().catch(() => {});
+}
+
 // Transcript segments and the note's sentences both carry the second they start at; only segments are marked.
 const segments = [...document.querySelectorAll("button.segment")];
 for (const button of document.querySelectorAll("button[data-start]")) {
   button.addEventListener("click", async () => {
     if (!player) return;
     if (!player.src) await loadAudio();
-    player.currentTime = Number(button.dataset.start);
-    player.play().catch(() => {});
+    playFrom(Number(button.dataset.start));
   });
 }
 player?.addEventListener("timeupdate", () => {

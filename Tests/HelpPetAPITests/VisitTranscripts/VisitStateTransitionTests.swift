@@ -69,15 +69,18 @@ import VaporTesting
             expectError(
                 try await app.put(VisitFixtures.demo, token: vet, json: ["full_text": "typed", "state": "new"]),
                 .conflict, "Cannot change visit state from processing to new")
-            // Summary and metadata may still be edited.
-            let summary = try await app.put(VisitFixtures.demo, token: vet, json: ["summary": "s", "metadata": ["k": 1]])
-            #expect(summary.status == .ok, "\(summary)")
-            #expect(summary.json["state"].string == "processing")
+            // Metadata may still be edited.
+            let metadata = try await app.put(VisitFixtures.demo, token: vet, json: ["metadata": ["k": 1]])
+            #expect(metadata.status == .ok, "\(metadata)")
+            #expect(metadata.json["state"].string == "processing")
             // Once finished, the text is editable again.
             #expect(try await app.put(VisitFixtures.demo, token: vet, json: ["state": "failed"]).status == .ok)
             let typed = try await app.put(VisitFixtures.demo, token: vet, json: ["full_text": "typed", "state": "processed"])
             #expect(typed.status == .ok, "\(typed)")
             #expect(typed.json["full_text"].string == "typed")
+            // Until a summary approves the note, which locks the transcript with it (NoteApprovalTests).
+            #expect(try await app.put(VisitFixtures.demo, token: vet, json: ["summary": "s"]).status == .ok)
+            #expect(try await app.put(VisitFixtures.demo, token: vet, json: ["full_text": "typed again"]).status == .conflict)
         }
     }
 
