@@ -129,3 +129,18 @@ def test_every_studio_page_has_no_critical_or_serious_violation(server, browser)
     browser.find_element(By.CSS_SELECTOR, "#key-create button[type=submit]").click()
     wait_for(browser, lambda d: d.find_element(By.ID, "new-key-value").text)
     audit(browser, "studio api keys with a new key shown once")
+
+
+def test_the_fields_the_first_audit_found_unnamed_have_their_accessible_names(server, browser):
+    """The issue's axe 3.1.1 run named them: the studio's opening hours and numbers, the board's date picker. axe 4
+    finds them named; this pins the names a screen reader reads (WebDriver's computed accessible name)."""
+    sign_in(browser, server.base, "admin", STUDIO_ADMIN_PASSWORD, mount="/studio")
+    browser.get(server.base + "/studio/settings/studio")
+    opens = browser.find_element(By.CSS_SELECTOR, '[data-opens="mon"]')
+    closes = browser.find_element(By.CSS_SELECTOR, '[data-closes="sun"]')
+    assert (opens.accessible_name, closes.accessible_name) == ("Monday opens", "Sunday closes")
+    fields = browser.find_elements(By.CSS_SELECTOR, "main input:not([type=hidden]), main select")
+    assert len(fields) >= 14 + 7 + 4
+    assert [f.get_attribute("outerHTML")[:80] for f in fields if not f.accessible_name.strip()] == []
+    sign_in(browser, server.base, "vet1", "password123")
+    assert browser.find_element(By.ID, "board-date").accessible_name == "Date"
