@@ -151,3 +151,28 @@ def test_a_vet_records_a_pet_with_the_keyboard_only_and_hears_each_state_in_the_
     assert focused(driver) == card.find_element(By.CSS_SELECTOR, '[data-action="record"]')
     assert_focus_visible(driver)
     audit(driver, "clinic appointment after the upload")
+
+
+def test_the_week_calendar_books_from_the_keyboard_and_gives_focus_back_to_the_slot(server, browser):
+    """The empty slots are one Tab stop (arrows move between them) and Enter opens the booking dialog there; its
+    Cancel returns focus to that slot. Moving an appointment by keyboard is its page's Reschedule form."""
+    from conftest import sign_in
+    sign_in(browser, server.base, "vet1", "password123")
+    browser.get(server.base + "/clinic/week")
+    tab_to(browser, "the first slot of the week", lambda e: "slot" in (e.get_attribute("class") or ""))
+    first = focused(browser).get_attribute("data-at")
+    for key in (Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_RIGHT):
+        press(browser, key)
+    slot = focused(browser)
+    assert slot.get_attribute("data-at") != first and slot.get_attribute("role") == "button"
+    assert slot.accessible_name.startswith("Book at ")
+    assert_focus_visible(browser)
+    press(browser, Keys.ENTER)
+    dialog = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#new-appointment[open]"))
+    assert focused(browser).get_attribute("name") == "owner_search"
+    assert dialog.find_element(By.ID, "new-appointment-when").text == slot.get_attribute("data-label")
+    tab_to(browser, "the dialog's Cancel button", lambda e: e.get_attribute("data-close") is not None, limit=20)
+    press(browser, Keys.ENTER)
+    wait_for(browser, lambda d: d.find_element(By.ID, "new-appointment").get_attribute("open") is None)
+    assert focused(browser) == slot, "focus did not return to the slot when the dialog closed"
+    audit(browser, "clinic week after keyboard booking dialog")
