@@ -204,3 +204,15 @@ def screenshot(driver, name: str) -> Path:
     driver.set_window_size(original["width"], original["height"])
     assert width > 0
     return path
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The moderate and minor accessibility findings the audits saw (they do not fail a test; docs/accessibility.md
+    lists them)."""
+    from accessibility import REMAINING
+    if not REMAINING:
+        return
+    terminalreporter.section("accessibility: moderate and minor findings")
+    for page, lines in sorted(REMAINING.items()):
+        for line in lines:
+            terminalreporter.write_line(f"{page}: {line}")

@@ -16,6 +16,7 @@ import urllib.request
 import uuid
 from pathlib import Path
 
+from accessibility import audit
 from clinic_audio import wait_visit
 from conftest import api_json, helppet_token, screenshot, sign_in, wait_for
 from selenium.webdriver.common.by import By
@@ -136,12 +137,14 @@ def test_a_spoken_recheck_becomes_a_sectioned_note_and_the_owner_gets_the_discha
     wait_for(vet, lambda d: abs(d.execute_script("return document.getElementById('visit-player').currentTime")
                                 - wanted) < 1.5, 30)
     screenshot(vet, "clinic-visit-note-desktop")
+    audit(vet, "clinic visit with its clinical note")
     assert_fits_a_phone(vet, "clinic-visit-note-phone", "#clinical-note", also=drug_names_stay_whole)
 
     # Approval; then the printable discharge instructions, for the vet and for the owner's own account.
     vet.find_element(By.CSS_SELECTOR, "details.approve summary").click()
     vet.find_element(By.CSS_SELECTOR, "form[data-api] button[type=submit]").click()
     wait_for(vet, lambda d: d.find_element(By.CSS_SELECTOR, '[data-role="summary-status"]').text == "Approved")
+    audit(vet, "clinic visit with its note approved")
     status, instructions = api_json(server.base, "GET",
                                     f"/api/v1/visit-transcripts/{visit_id}/discharge-instructions", owner_token)
     assert status == 200, instructions
@@ -154,6 +157,10 @@ def test_a_spoken_recheck_becomes_a_sectioned_note_and_the_owner_gets_the_discha
     assert "In 2 weeks" in page, page
     assert owner.find_element(By.ID, "print").is_displayed()
     screenshot(owner, "clinic-discharge-owner-desktop")
+    audit(owner, "clinic discharge instructions (screen)")
+    owner.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    audit(owner, "clinic discharge instructions (print)")
+    owner.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     assert_fits_a_phone(owner, "clinic-discharge-owner-phone", "#discharge")
 
 

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from accessibility import audit
 from clinic_audio import (
     new_appointment, open_appointment, profile_browser, recorder, sha256, spoken_clip, start_recording,
     stop_recording, stored_object, wait_uploaded, wait_visit, webm_header_duration)
@@ -99,8 +100,11 @@ def test_a_vet_records_each_pet_of_the_multi_pet_appointment_and_reads_the_trans
         time.sleep(4.5)
         if pet == "Bella":
             screenshot(driver, "clinic-appointment-recording-desktop")
+            audit(driver, "clinic appointment while recording")
         stop_recording(driver, pet)
         uploaded[pet] = wait_uploaded(driver, pet)
+        if pet == "Bella":
+            audit(driver, "clinic appointment after the upload")
         assert uploaded[pet]["type"] == "audio/webm"
 
     # Through the API: exactly three visits, one per pet, each holding byte for byte what its page uploaded.

@@ -22,6 +22,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
+from accessibility import audit
 from conftest import STUDIO_ADMIN_PASSWORD, api_json, screenshot, sign_in, wait_for
 
 MOUNT = "/studio"
@@ -113,6 +114,8 @@ def shoot_every_page(driver, base, ids):
                 "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 1, f"{path} is {overflow}px wider than the {width}px window"
             screenshot(driver, f"studio-{name}-{suffix}")
+            if suffix == "desktop":
+                audit(driver, f"studio {name}")
     driver.set_window_size(1280, 900)
 
 

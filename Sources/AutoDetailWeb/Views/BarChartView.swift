@@ -37,8 +37,10 @@ struct BarChartView {
         svg += "<line class=\"axis-line\" x1=\"\(Int(left))\" x2=\"\(Int(width))\" y1=\"\(Int(barArea))\" y2=\"\(Int(barArea))\"/>"
         svg += "<line class=\"axis-line\" x1=\"\(Int(left))\" x2=\"\(Int(width))\" y1=\"\(Int(2 * barArea + gap))\" y2=\"\(Int(2 * barArea + gap))\"/>"
         svg += "</svg>"
+        // The chart scrolls sideways on a narrow screen, so its box takes keyboard focus (arrow keys scroll it).
         return .div(
-            .class("chart card"), .raw(svg),
+            .class("chart card"), .attr("tabindex", "0"), .attr("role", "region"),
+            .attr("aria-label", "Chart: bookings and revenue per day"), .raw(svg),
             .tag("table", .attr("class", "visually-hidden"),
                  .tag("tr", .tag("th", .text("Day")), .tag("th", .text("Bookings")), .tag("th", .text("Revenue"))),
                  .group(totals.map { total in

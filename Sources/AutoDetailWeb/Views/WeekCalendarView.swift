@@ -26,7 +26,8 @@ struct WeekCalendarView {
         let byDay = placedByDay()
         let (first, last) = visibleRange(byDay)
         return .div(
-            .class("week"), .attr("aria-label", "Bookings of the week"),
+            // A plain div may not carry a name (aria-prohibited-attr): the week and each day are named groups.
+            .class("week"), .attr("role", "group"), .attr("aria-label", "Bookings of the week"),
             .div(.class("axis-col"), .attr("aria-hidden", "true"),
                  .div(.class("day-head-spacer")),
                  .div(.class("axis"), .attr("data-cal-minutes", String(last - first)),
@@ -50,7 +51,7 @@ struct WeekCalendarView {
                     ),
                     .div(
                         .class("day-body"), .attr("data-cal-minutes", String(last - first)),
-                        .attr("aria-label", format.dayTitle(day.day)),
+                        .attr("role", "group"), .attr("aria-label", format.dayTitle(day.day)),
                         .group(closedBands(day, first: first, last: last)),
                         placed.isEmpty ? .p(.class("empty-day"), .text(day.opens == nil ? "Closed" : "No bookings")) : .empty,
                         .forEach(placed) { item in

@@ -63,6 +63,7 @@ async function boot(section) {
     zone: section.dataset.practiceZone,
     visitBase: section.dataset.visitBase,
     askConsent: () => askConsent(section),
+    announce: (text) => announce(section, text),
     hold,
     recordingCount(delta) { recordingNow += delta; },
   };
@@ -134,4 +135,13 @@ function askConsent(section) {
       }
     }, { once: true });
   });
+}
+
+/** Says `text` through the page's status region (role=status, polite). Emptied first, so that the same words
+ *  twice in a row (two pets paused one after the other) are still announced. */
+function announce(section, text) {
+  const region = section.querySelector("#recorder-status");
+  if (!region) return;
+  region.textContent = "";
+  setTimeout(() => { region.textContent = text; }, 50);
 }

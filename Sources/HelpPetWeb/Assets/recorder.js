@@ -9,6 +9,17 @@ const LABELS = { none: "No recording", recording: "Recording", paused: "Paused",
 const TONES = { transcribed: "ok", notes: "ok", uploading: "info", processing: "info", recording: "bad", failed: "bad",
   unsent: "warn", paused: "warn" };
 
+/** What the page's live region says when a pet's recorder enters a state (only on a change of state). */
+const ANNOUNCED = {
+  recording: (pet) => `Recording ${pet}`,
+  paused: (pet) => `${pet}'s recording paused`,
+  uploading: (pet) => `Uploading ${pet}'s recording`,
+  processing: (pet) => `${pet}'s recording was uploaded`,
+  transcribed: (pet) => `${pet}'s recording was transcribed`,
+  unsent: (pet, message) => `${pet}'s recording was not sent${message ? `: ${message}` : ""}`,
+  failed: (pet, message) => `${pet}'s transcription failed${message ? `: ${message}` : ""}`,
+};
+
 /** The container MediaRecorder can make here: webm/opus in Chromium and Firefox, mp4/aac in Safari. */
 export function pickFormat() {
   const candidates = [
@@ -59,7 +70,10 @@ export class PetRecorder {
   }
 
   setState(state, message) {
+    const previous = this.card.dataset.state;
     this.card.dataset.state = state;
+    const spoken = ANNOUNCED[state];
+    if (spoken && state !== previous) this.page.announce?.(spoken(this.petName, message));
     const badge = this.part("state");
     badge.textContent = LABELS[state] ?? state;
     badge.className = `badge ${TONES[state] ?? ""}`;
@@ -169,6 +183,9 @@ export class PetRecorder {
     await this.page.vault.put(this.recording);
     this.part("timer").textContent = clock(this.accumulated);
     this.controls("busy");
+    // The Stop button that had focus is hidden now: focus stays on this card (its status message) meanwhile.
+    this.part("message").tabIndex = -1;
+    this.part("message").focus();
     await this.send(this.recording);
   }
 
@@ -219,6 +236,10 @@ export class PetRecorder {
       this.controls("idle");
       this.releaseLock?.();
       this.releaseLock = null;
+      // Stop hid the button that had focus: a keyboard user who is still on this card lands on its Record button
+      // (never pulled away from another card or field they moved to meanwhile).
+      const focus = document.activeElement;
+      if (!focus || focus === document.body || this.card.contains(focus)) this.button("record").focus();
     }
   }
 

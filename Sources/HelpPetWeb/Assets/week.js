@@ -1,5 +1,5 @@
-// The week calendar: an empty slot opens the booking dialog (owner search and pets from the API), an appointment
-// can be dragged to another slot (PUT appointment_date) or resized by its lower edge (PUT duration_minutes).
+// The week calendar: an empty slot opens the booking dialog (owner search and pets from the API; by click, or by
+// keyboard: arrows between slots, Enter), an appointment can be dragged to another slot (PUT appointment_date) or resized by its lower edge (PUT duration_minutes).
 // Every slot carries its instant (data-at), computed by the server in the practice's zone.
 import { api, showFormError, toast } from "./console.js";
 
@@ -29,6 +29,38 @@ let owners = [];
 week?.addEventListener("click", (event) => {
   const slot = event.target.closest(".slot");
   if (!slot || dragState?.moved) return;
+  openBooking(slot);
+});
+
+// Keyboard: the slots are buttons with one Tab stop for the whole calendar (a roving tabindex, so Tab does not walk
+// through 364 rows); arrows move by a row or a day, Enter or Space books there.
+if (week) {
+  const days = [...week.querySelectorAll(".week-day")].map((day) => [...day.querySelectorAll(".slot")]);
+  for (const slot of days.flat()) {
+    slot.setAttribute("role", "button");
+    slot.setAttribute("aria-label", `Book at ${slot.dataset.label}`);
+    slot.tabIndex = -1;
+  }
+  if (days[0]?.[0]) days[0][0].tabIndex = 0;
+  week.addEventListener("keydown", (event) => {
+    const slot = event.target.closest?.(".slot");
+    if (!slot) return;
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); openBooking(slot); return; }
+    const day = days.findIndex((rows) => rows.includes(slot));
+    const row = days[day].indexOf(slot);
+    const moves = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    const move = moves[event.key];
+    if (!move) return;
+    const next = days[day + move[0]]?.[row + move[1]];
+    if (!next) return;
+    event.preventDefault();
+    slot.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  });
+}
+
+function openBooking(slot) {
   form.reset();
   form.querySelectorAll("[data-error-for]").forEach((slot) => (slot.textContent = ""));
   form.querySelector(".form-error").textContent = "";
@@ -37,7 +69,7 @@ week?.addEventListener("click", (event) => {
   document.getElementById("pet-choices").innerHTML = "<legend>Pets</legend><p class=\"muted\">Choose an owner first.</p>";
   dialog.showModal();
   form.elements.owner_search.focus();
-});
+}
 
 dialog?.querySelector("[data-close]")?.addEventListener("click", () => dialog.close());
 

@@ -30,6 +30,9 @@ struct AppointmentRecorderView {
                 .p(.class("muted consent-note"), .safeText(consentNote(consent)))
             },
             .div(.class("recorder-grid"), .forEach(detail.pets) { pet in card(pet, disabled: cancelled) }),
+            // One polite live region for the whole page: a screen reader hears "Recording Bella", "Bella's recording
+            // was uploaded" once per change, not every progress percent the cards show.
+            .p(.id("recorder-status"), .class("visually-hidden"), .attr("role", "status"), .attr("aria-live", "polite")),
             consentDialog()
         )
     }

@@ -113,9 +113,9 @@ struct DayBoardPages: Sendable {
                     else: .void("input", .attr("type", "hidden"), .attr("name", "practice"), .attr("value", practice))),
                 .button(.type(.submit), .text("Go"))
             ),
-            .a(.class("button"), .attr("aria-pressed", selection.layout == .status ? "true" : "false"),
+            .a(.class("button"), selection.layout == .status ? .attr("aria-current", "page") : .empty,
                .attr("href", link(window.firstDay, layout: .status)), .text("By status")),
-            .a(.class("button"), .attr("aria-pressed", selection.layout == .vets ? "true" : "false"),
+            .a(.class("button"), selection.layout == .vets ? .attr("aria-current", "page") : .empty,
                .attr("href", link(window.firstDay, layout: .vets)), .text("By vet"))
         )
     }
