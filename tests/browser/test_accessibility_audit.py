@@ -66,6 +66,7 @@ def test_every_clinic_page_and_dialog_of_staff_and_admin_has_no_critical_or_seri
         "clinic pet edit": f"/clinic/pets/{BELLA}/edit", "clinic new record": f"/clinic/pets/{BELLA}/records/new",
         "clinic visit": f"/clinic/visits/{visit['uuid']}", "clinic admin": "/clinic/admin",
         "clinic admin practices": "/clinic/admin/practices", "clinic not-found page": "/clinic/no-such-page",
+        "clinic account with signed-in devices": "/clinic/account",
     }
     for name, path in pages.items():
         browser.get(server.base + path)
@@ -118,7 +119,7 @@ def test_every_studio_page_has_no_critical_or_serious_violation(server, browser)
         "studio services": "/services", "studio new service": "/services/new",
         "studio service": f"/services/{service}", "studio customers": "/customers",
         "studio settings": "/settings/studio", "studio api keys": "/settings/api-keys",
-        "studio not-found page": "/no-such-page",
+        "studio not-found page": "/no-such-page", "studio account with signed-in devices": "/account",
     }
     for name, path in pages.items():
         browser.get(base + path)
