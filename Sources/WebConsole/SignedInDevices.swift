@@ -38,7 +38,7 @@ public enum SignedInDevicesView {
                 .tbody(.forEach(devices) { device in
                     .tr(
                         .td(.safeText(UserAgentSummary.describe(device.userAgent)),
-                            .if(device.isCurrent, .span(.class("badge ok"), .text("This browser")))),
+                            .if(device.isCurrent, .group(.text(" "), .span(.class("badge ok"), .text("This browser"))))),
                         .td(.safeText(device.kind)),
                         .td(.safeText(device.clientIP ?? "—")),
                         .td(time(device.signedInAt)),

@@ -123,7 +123,7 @@ struct AdminPages: Sendable {
                    : " A user who signed up in the app cannot create a practice: the app's \u{201C}create your practice\u{201D} is refused. An administrator creates practices here and admits users to them.")),
             .p(.class("muted"),
                .text("To change it, set "), .code(.text(enabled ? "HELPPET_SELF_SERVICE_PRACTICES=false" : "HELPPET_SELF_SERVICE_PRACTICES=true")),
-               .text(" in the server's environment (for example deploy/systemd/helppet.env) and restart the server."))
+               .text(" in the server's environment (with systemd: /etc/helppet/helppet.env, see deploy/systemd/helppet.env.example) and restart the server."))
         )
     }
 
