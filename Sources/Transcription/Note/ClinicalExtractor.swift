@@ -24,7 +24,7 @@ struct ClinicalExtractor: Sendable {
                     if fahrenheit ? (85...115).contains(value) : (30...45).contains(value) {
                         vitals.temperature = .init(value: value, unit: fahrenheit ? "°F" : "°C", sources: sentence.sources)
                     }
-                } else if let m = ClinicalText.firstMatch(#"\b(?:temperature|temp)\b[^.!?]{0,40}?\#(n)"#, in: text),
+                } else if let m = ClinicalText.firstMatch(#"\b(?:temperature|temp)\b[^.!?;]{0,30}?\#(n)"#, in: text),
                     let value = Double(m[1])
                 {
                     if (85...115).contains(value) {
@@ -44,7 +44,7 @@ struct ClinicalExtractor: Sendable {
                     sources: sentence.sources)
             }
             if vitals.heartRate == nil {
-                let m = ClinicalText.firstMatch(#"\b(?:heart rate|pulse|hr)\b[^.!?]{0,30}?\#(n)"#, in: text)
+                let m = ClinicalText.firstMatch(#"\b(?:heart rate|pulse|hr)\b[^.!?,;]{0,20}?\#(n)\b(?!\s*(?:mg|ml|kg|kilo|pound|lb|milli|percent|%))"#, in: text)
                     ?? ClinicalText.firstMatch(#"\#(n)\s*(?:bpm|beats per minute|beats a minute)"#, in: text)
                         .flatMap { text.contains("respirat") || text.contains("breath") ? nil : $0 }
                 if let m, let value = Double(m[1]), (20...350).contains(value) {
@@ -78,35 +78,80 @@ struct ClinicalExtractor: Sendable {
     static let route =
         #"\b(by mouth|orally|oral|po|subcutaneous(?:ly)?|under the skin|sq|sc|subq|intramuscular(?:ly)?|im|intravenous(?:ly)?|iv|topical(?:ly)?|on the skin|in (?:the|each|both) ears?|otic|in (?:the|each|both) eyes?|ophthalmic)\b"#
     static let frequency =
-        #"\b(once a day|once daily|twice a day|twice daily|(?:\d|three|four) times (?:a|per) day|every \d{1,2} hours|every other day|every (?:morning|evening|night)|daily|bid|sid|tid|qid|q\d{1,2}h|as needed|at bedtime|once)\b"#
+        #"\b(once a day|once daily|twice a day|twice daily|(?:\d|three|four) times (?:a|per) day|every \d{1,2} hours|every other day|every (?:morning|evening|night)|once (?:a|per|every) (?:week|month)|weekly|monthly|every (?:\d{1,2} )?(?:weeks?|months?)|daily|bid|sid|tid|qid|q\d{1,2}h|as needed|at bedtime|once)\b"#
     static let duration = #"\bfor (?:(\d{1,3})|a|an|one) (days?|weeks?|months?)\b"#
     /// Words that say a dose was given in the clinic, once, rather than sent home.
     static let givenInClinic = #"\b(gave|given|administered|injected|injection)\b"#
     static let injectionRoutes: Set<String> = ["subcutaneous", "intramuscular", "intravenous"]
 
     func medications(_ sentences: [SourcedSentence]) -> [ClinicalNote.Medication] {
-        var found: [ClinicalNote.Medication] = []
-        var seen = Set<String>()
+        mentions(sentences).filter { !$0.negated }.map(\.medication)
+    }
+
+    /// A drug named after a negation or a stop ("no carprofen", "we will not start Apoquel", "stop the
+    /// meloxicam") is not in the medications, and the vet is asked to look.
+    func negatedMedicationFlags(_ sentences: [SourcedSentence]) -> [ClinicalNote.Flag] {
+        let kept = Set(medications(sentences).map(\.name))
+        return mentions(sentences).filter { $0.negated && !kept.contains($0.medication.name) }.map { mention in
+            .init(
+                kind: "medication_negated",
+                message: "\(mention.medication.displayName) was named with \"\(mention.negation)\": not listed as a medication; "
+                    + "check before approving",
+                sources: mention.medication.sources)
+        }
+    }
+
+    struct Mention {
+        var medication: ClinicalNote.Medication
+        var negated: Bool
+        var negation: String
+    }
+
+    /// Each drug named in the sentences, once (its first mention that is not negated, else its first one).
+    func mentions(_ sentences: [SourcedSentence]) -> [Mention] {
+        var found: [Mention] = []
         for sentence in sentences {
             let lower = sentence.text.lowercased()
-            var hits: [(name: String, range: Range<String.Index>)] = []
+            var hits: [(entry: MedicationLexicon.Entry, form: String, range: Range<String.Index>)] = []
             for entry in lexicon.entries {
-                if let range = entry.forms.lazy.compactMap({ SummaryDrafter.wordRange(of: $0, in: lower) }).first {
-                    hits.append((entry.name, range))
+                if let (form, range) = entry.forms.lazy.compactMap({ form in
+                    SummaryDrafter.wordRange(of: form, in: lower).map { (form, $0) }
+                }).first {
+                    hits.append((entry, form, range))
                 }
             }
             hits.sort { $0.range.lowerBound < $1.range.lowerBound }
-            for (index, hit) in hits.enumerated() where !seen.contains(hit.name) {
-                seen.insert(hit.name)
+            for (index, hit) in hits.enumerated() {
                 // The words after the name, up to the next drug, describe this one; the route may come before it
                 // ("give orally meloxicam"), so the words before the name count for the route too.
                 let end = index + 1 < hits.count ? hits[index + 1].range.lowerBound : lower.endIndex
                 let clause = String(lower[hit.range.upperBound..<end])
                 let lead = String(lower[..<hit.range.lowerBound].suffix(30))
-                found.append(medication(hit.name, clause: clause, lead: lead, sources: sentence.sources))
+                var med = medication(hit.entry.name, clause: clause, lead: lead, sources: sentence.sources)
+                med.brand = hit.entry.brand(saidAs: hit.form)
+                let negation = Self.negation(before: String(lower[..<hit.range.lowerBound]))
+                let mention = Mention(medication: med, negated: negation != nil, negation: negation ?? "")
+                if let existing = found.firstIndex(where: { $0.medication.name == med.name }) {
+                    if found[existing].negated && !mention.negated { found[existing] = mention }
+                } else {
+                    found.append(mention)
+                }
             }
         }
         return found
+    }
+
+    /// Words that negate or stop a drug, and the words that may stand between them and the drug's name ("not
+    /// start the", "no more", "stop giving her"). Any other word between ("not eating, give…", "no vomiting so
+    /// start…") means the negation is about something else.
+    static let negations =
+        #"no|not|don't|do not|didn't|did not|won't|will not|never|without|stop|stopped|stopping|discontinue|discontinued|hold off on|hold|declined|instead of|allergic to|reaction to|avoid|off"#
+    static let wordsBetween =
+        #"start|starting|restart|give|giving|use|using|send|sending|home|need|needs|to|be|more|further|any|the|her|his|their|its|on|with|take|taking|continue|continuing|prescribe|going|the|her"#
+
+    /// The negation right before a drug's name, or nil.
+    static func negation(before text: String) -> String? {
+        ClinicalText.firstMatch(#"\b(\#(negations))((?:\s+(?:\#(wordsBetween)))*)\s*$"#, in: text)?[1]
     }
 
     func medication(_ name: String, clause: String, lead: String, sources: [ClinicalNote.SourceSpan])
@@ -174,6 +219,8 @@ struct ClinicalExtractor: Sendable {
         case "tid", "3 times a day", "three times a day", "3 times per day", "three times per day": "three times daily"
         case "qid", "4 times a day", "four times a day", "4 times per day", "four times per day": "four times daily"
         case "once": "once"
+        case "once a month", "once per month", "once every month", "monthly", "every month": "once a month"
+        case "once a week", "once per week", "once every week", "weekly", "every week": "once a week"
         case _ where spoken.hasPrefix("q") && spoken.hasSuffix("h"): "every \(spoken.dropFirst().dropLast()) hours"
         default: spoken
         }
@@ -181,39 +228,50 @@ struct ClinicalExtractor: Sendable {
 
     // MARK: Follow-up
 
-    static let followUpCues = [
-        "recheck", "re-check", "follow up", "follow-up", "followup", "come back", "return in", "return for",
-        "revisit", "see her again", "see him again", "see them again", "next visit", "booster",
-    ]
-
-    /// The first sentence with a cue that says when (an interval or a date), else the last one with a cue: "she
-    /// is here for a recheck" at the start of a visit is why she came, not when she comes back.
+    /// The first spoken return instruction with a time (ReturnInstruction). Nothing else becomes a follow-up.
     func followUp(_ sentences: [SourcedSentence]) -> ClinicalNote.FollowUp? {
-        let mentioned = sentences.compactMap(followUp(in:))
-        return mentioned.first { $0.intervalDays != nil || $0.date != nil } ?? mentioned.last
+        for sentence in sentences {
+            guard case .timed(let days, let date, let weekday) = ReturnInstruction.find(in: sentence.text) else {
+                continue
+            }
+            var followUp = ClinicalNote.FollowUp(text: sentence.text, sources: sentence.sources)
+            followUp.intervalDays = days
+            followUp.date = date
+            followUp.weekday = weekday
+            followUp.reason = Self.reason(sentence.text.lowercased())
+            return followUp
+        }
+        return nil
     }
 
-    private func followUp(in sentence: SourcedSentence) -> ClinicalNote.FollowUp? {
-        let lower = sentence.text.lowercased()
-        guard Self.followUpCues.contains(where: lower.contains) else { return nil }
-        var followUp = ClinicalNote.FollowUp(text: sentence.text, sources: sentence.sources)
-        if let m = ClinicalText.firstMatch(#"\b(\d{4}-\d{2}-\d{2})\b"#, in: lower) {
-            followUp.date = m[1]
+    /// A return asked for without a time, when no timed one was said: the vet dates it or drops it.
+    func returnsWithoutTime(_ sentences: [SourcedSentence]) -> [ClinicalNote.Flag] {
+        guard followUp(sentences) == nil else { return [] }
+        return sentences.filter { ReturnInstruction.find(in: $0.text) == .untimed }.map { sentence in
+            .init(
+                kind: "return_without_time",
+                message: "\"\(sentence.text)\" asks for a return but says no time; add one or leave the follow-up empty",
+                sources: sentence.sources)
         }
-        // "in'" too: Whisper writes "recheck in two weeks" as "recheckin' two weeks" now and then.
-        if let m = ClinicalText.firstMatch(#"(?:\bin|in') (?:(\d{1,3})|a|an|one) (days?|weeks?|months?)\b"#, in: lower) {
-            let count = Int(m[1]) ?? 1
-            followUp.intervalDays = count * (m[2].hasPrefix("week") ? 7 : m[2].hasPrefix("month") ? 30 : 1)
-        } else if lower.contains("next week") {
-            followUp.intervalDays = 7
-        } else if lower.contains("tomorrow") {
-            followUp.intervalDays = 1
-        }
-        if let m = ClinicalText.firstMatch(#"\b(?:for|to check|to recheck|to look at)\s+(?:a |an |the |her |his |its )?([a-z][a-z '-]{2,60}?)(?:[.,;!?]|$)"#,
-                                            in: lower.replacingOccurrences(of: #"in (\d{1,3}|a|an|one) (days?|weeks?|months?)"#, with: "", options: .regularExpression))
+    }
+
+    /// What the return is for: "recheck in 2 weeks for her ears" → "her ears" less the article; "schedule the
+    /// dental" → "dental".
+    static func reason(_ lower: String) -> String? {
+        let withoutTime = lower.replacingOccurrences(
+            of: #"\b(?:in|within|after)\s+(?:about |around )?(\d{1,3}|a|an|one)\s+(?:days?|weeks?|months?|years?)"#,
+            with: "", options: .regularExpression)
+        if let m = ClinicalText.firstMatch(
+            #"\b(?:for|to check|to recheck|to look at)\s+(?:a |an |the |her |his |its |their )?([a-z][a-z '-]{2,60}?)(?:[.,;!?]|\s+(?:if|next|on|in)\b|$)"#,
+            in: withoutTime)
         {
-            followUp.reason = m[1].trimmingCharacters(in: .whitespaces)
+            return m[1].trimmingCharacters(in: .whitespaces)
         }
-        return followUp
+        if let m = ClinicalText.firstMatch(#"\b(?:schedule|book)\s+(?:a |an |the |her |his |its |their )?([a-z][a-z-]{2,30})\b"#, in: withoutTime),
+            !["her", "him", "them", "it", "a", "an", "the"].contains(m[1])
+        {
+            return m[1]
+        }
+        return nil
     }
 }

@@ -135,7 +135,7 @@ struct DrugSoundAlike: Sendable {
         return (found.count, found.drug)
     }
 
-    private func closestDrug(to key: String) -> (drug: String, distance: Int)? {
+    func closestDrug(to key: String) -> (drug: String, distance: Int)? {
         let limit = Self.allowedEdits(forKeyLength: key.count)
         var best: (drug: String, distance: Int)?
         var tie = false
