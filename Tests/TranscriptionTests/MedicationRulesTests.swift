@@ -112,4 +112,41 @@ struct MedicationRulesTests {
         let vitals = try note(said).vitals
         #expect(vitals.heartRate == nil && vitals.weight == nil && vitals.temperature == nil)
     }
+
+    @Test func aMisheardNextDrugLendsItsDoseToNoOne() throws {
+        // Festival/espeak-ng recordings: amoxicillin heard as "Oh, mama, sisillin", Clavamox as "live on ox".
+        let given = try note("We gave buprenorphine 0.1 milliliters today, and Oh, mama, sisillin 50 milligrams, twice daily.")
+        #expect(given.medications.map(\.name) == ["buprenorphine"])
+        #expect(given.medications.first?.dose == 0.1 && given.medications.first?.frequency == nil)
+        let monthly = try note("Start Solensia once a month and live on ox 62.5 milligrams twice daily.")
+        #expect(monthly.medications.first?.dose == nil && monthly.medications.first?.unit == nil)
+        #expect(monthly.medications.first?.frequency == "once a month")
+    }
+
+    @Test func aDoseKeepsItsUnitAcrossAComma() throws {
+        let meds = try note("Metacam one, milliliter once daily.").medications
+        #expect(meds.first?.dose == 1 && meds.first?.unit == "ml")
+    }
+
+    @Test func aSpokenTensAndUnitsWrittenApartIsOneNumber() throws {
+        // "sixty-two point five" as Whisper wrote it for Festival's voice.
+        let meds = try note("Clavamox 60 2.5 mg twice daily.").medications
+        #expect(meds.first?.dose == 62.5)
+        // A range stays a range.
+        #expect(try note("Carprofen 20 to 25 milligrams twice daily.").medications.first?.doseMax == 25)
+    }
+
+    @Test func aRangeThatRunsBackwardsIsFlaggedNotWritten() throws {
+        let drafted = try note("Clavamox 60 to 0.5 mg twice daily.")
+        #expect(drafted.medications.first?.dose == nil && drafted.medications.first?.frequency == "twice daily")
+        #expect(drafted.flags.map(\.kind) == ["dose_unclear"])
+    }
+
+    @Test func aBareDailyAfterAMisheardWordIsNoFrequency() throws {
+        // "twice daily" heard as "wise daily": not once daily.
+        let misheard = try note("Start doxycycline 100 milligrams wise daily.")
+        #expect(misheard.medications.first?.frequency == nil)
+        #expect(misheard.flags.map(\.kind) == ["frequency_not_heard"])
+        #expect(try note("Give famotidine 10 milligrams daily.").medications.first?.frequency == "once daily")
+    }
 }

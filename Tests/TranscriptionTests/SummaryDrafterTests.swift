@@ -185,8 +185,8 @@ struct EngineParsingTests {
         #expect(apoquel.forms == ["apoquel", "oclacitinib"] && apoquel.brand(saidAs: "apoquel") == "Apoquel")
         #expect(lexicon.entries[1].name == "carprofen" && lexicon.entries[1].brands == ["Rimadyl", "Novox"])
         #expect(lexicon.entries[1].brand(saidAs: "carprofen") == nil)
-        // The prompt keeps the line's first form as written: the name Whisper should spell.
-        #expect(lexicon.prompt(petName: nil).contains("Apoquel, carprofen."))
+        // The prompt keeps the line's first form, lowercased as the prompt was measured.
+        #expect(lexicon.prompt(petName: nil).contains("apoquel, carprofen."))
     }
 
     @Test func theBundledLexiconKnowsTheCommonBrands() {

@@ -158,7 +158,8 @@ struct ClinicalExtractor: Sendable {
         -> ClinicalNote.Medication
     {
         var med = ClinicalNote.Medication(name: name, sources: sources)
-        if let m = ClinicalText.firstMatch(#"\#(Self.range)\s*\#(Self.doseUnit)\b"#, in: clause) {
+        let clause = Self.ownWords(clause)
+        if let m = ClinicalText.firstMatch(#"\#(Self.range),?\s*\#(Self.doseUnit)\b"#, in: clause) {
             med.dose = Double(m[1])
             med.doseMax = Double(m[2])
             med.unit = Self.unit(m[3])
@@ -174,7 +175,17 @@ struct ClinicalExtractor: Sendable {
         if let m = ClinicalText.firstMatch(Self.route, in: clause) ?? ClinicalText.firstMatch(Self.route, in: lead) {
             med.route = Self.route(m[1])
         }
-        if let m = ClinicalText.firstMatch(Self.frequency, in: clause) { med.frequency = Self.frequency(m[1]) }
+        if let m = ClinicalText.firstMatch(Self.frequency, in: clause), Self.isHeardWhole(m[1], in: clause) {
+            med.frequency = Self.frequency(m[1])
+        }
+        if let dose = med.dose, let doseMax = med.doseMax, doseMax <= dose {
+            // "60 to 0.5 mg" (Whisper's "sixty-two point five"): a range that runs backwards was misheard; the
+            // amount is left to the vet (flagged), not written.
+            med.unclearAmount = clause.trimmingCharacters(in: .whitespaces)
+            med.dose = nil
+            med.doseMax = nil
+            med.unit = nil
+        }
         med.givenInClinic = med.route.map(Self.injectionRoutes.contains) == true
             || ClinicalText.firstMatch(Self.givenInClinic, in: lead + " " + clause) != nil
         if let m = ClinicalText.firstMatch(Self.duration, in: clause) {
@@ -183,6 +194,29 @@ struct ClinicalExtractor: Sendable {
             med.duration = "\(count) \(unit)\(count == "1" ? "" : "s")"
         }
         return med
+    }
+
+    /// The words after a drug that describe it: up to a second amount, or up to an amount said after its
+    /// frequency. When the next drug's name was misheard ("…twice daily, and Oh, mama, sisillin 50 milligrams"),
+    /// its dose and frequency would otherwise be read as this drug's.
+    static func ownWords(_ clause: String) -> String {
+        let amounts = ClinicalText.matchesWithPositions(#"\#(number),?\s*\#(doseUnit)\b"#, in: clause).map(\.position)
+        let frequencies = ClinicalText.matchesWithPositions(frequency, in: clause).map(\.position)
+        var end = (clause as NSString).length
+        if amounts.count > 1 { end = min(end, amounts[1]) }
+        if let firstFrequency = frequencies.first, let amountAfter = amounts.first(where: { $0 > firstFrequency }) {
+            end = min(end, amountAfter)
+        }
+        return (clause as NSString).substring(to: end)
+    }
+
+    /// A bare "daily" counts only right after a dose, a unit, a route or "given": "wise daily" and "why stay
+    /// early" are a misheard "twice daily", and reading them as once daily would put a wrong frequency in the note.
+    static func isHeardWhole(_ frequency: String, in clause: String) -> Bool {
+        guard frequency == "daily" else { return true }
+        guard let before = ClinicalText.firstMatch(#"(\S+)\s+daily\b"#, in: clause)?[1] else { return true }
+        let word = before.trimmingCharacters(in: .punctuationCharacters)
+        return ClinicalText.firstMatch(#"^(?:\d+(?:\.\d+)?|\#(doseUnit)|by mouth|mouth|orally|given|give|it|them|once)$"#, in: word) != nil
     }
 
     static func unit(_ spoken: String) -> String {
@@ -231,14 +265,14 @@ struct ClinicalExtractor: Sendable {
     /// The first spoken return instruction with a time (ReturnInstruction). Nothing else becomes a follow-up.
     func followUp(_ sentences: [SourcedSentence]) -> ClinicalNote.FollowUp? {
         for sentence in sentences {
-            guard case .timed(let days, let date, let weekday) = ReturnInstruction.find(in: sentence.text) else {
-                continue
-            }
+            guard let (finding, clause) = ReturnInstruction.find(in: sentence.text),
+                case .timed(let days, let date, let weekday) = finding
+            else { continue }
             var followUp = ClinicalNote.FollowUp(text: sentence.text, sources: sentence.sources)
             followUp.intervalDays = days
             followUp.date = date
             followUp.weekday = weekday
-            followUp.reason = Self.reason(sentence.text.lowercased())
+            followUp.reason = Self.reason(clause)
             return followUp
         }
         return nil
@@ -247,7 +281,7 @@ struct ClinicalExtractor: Sendable {
     /// A return asked for without a time, when no timed one was said: the vet dates it or drops it.
     func returnsWithoutTime(_ sentences: [SourcedSentence]) -> [ClinicalNote.Flag] {
         guard followUp(sentences) == nil else { return [] }
-        return sentences.filter { ReturnInstruction.find(in: $0.text) == .untimed }.map { sentence in
+        return sentences.filter { ReturnInstruction.find(in: $0.text)?.finding == .untimed }.map { sentence in
             .init(
                 kind: "return_without_time",
                 message: "\"\(sentence.text)\" asks for a return but says no time; add one or leave the follow-up empty",

@@ -63,6 +63,9 @@ public struct ClinicalNote: Codable, Sendable, Equatable {
         /// Given once, in the clinic ("gave", "administered", an injection route): no frequency is expected.
         /// Only decides a flag; not part of the note's JSON.
         var givenInClinic = false
+        /// The words of an amount that could not be read ("60 to 0.5 mg"): flagged, and no dose is written.
+        /// Only decides a flag; not part of the note's JSON.
+        var unclearAmount: String?
 
         enum CodingKeys: String, CodingKey {
             case name, brand, dose, doseMax = "dose_max", unit, route, frequency, duration, sources

@@ -31,6 +31,12 @@ public struct ClinicalNoteDrafter: Sendable {
         let weightKg = vitals.weight.map { $0.unit == "kg" ? $0.value : $0.value * 0.453_592_37 } ?? petWeightKg
         var flags = Self.doseFlags(medications, weightKg: weightKg)
         flags += Self.frequenciesNotHeard(medications)
+        flags += medications.compactMap { med in
+            med.unclearAmount.map { words in
+                .init(kind: "dose_unclear", message: "\(med.displayName): the amount \"\(words)\" could not be read; listen before approving",
+                      sources: med.sources)
+            }
+        }
         flags += extractor.negatedMedicationFlags(sentences)
         flags += extractor.returnsWithoutTime(sentences)
         flags += Self.uncertainNumbers(segments, below: uncertainBelow)

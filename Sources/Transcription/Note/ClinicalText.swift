@@ -6,6 +6,11 @@ enum ClinicalText {
     static func normalize(_ text: String) -> String {
         var out = SpokenNumbers.normalize(
             text.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces))
+        // "sixty-two point five" written as "60 2.5": a ten followed by a single digit is one spoken number.
+        out = replace(#"\b([2-9]0) ([1-9](?:\.\d{1,3})?)\b(?!\s*(?:to|or|-)\s*\d)"#, in: out) { groups in
+            let sum = Double(groups[1])! + Double(groups[2])!
+            return sum == sum.rounded() ? String(Int(sum)) : String(sum)
+        }
         // Whisper sometimes writes digits around a spoken "point": "4 point 5 kilograms".
         out = replace(#"\b(\d{1,4}) point (\d{1,3})\b"#, in: out) { groups in groups[1] + "." + groups[2] }
         // "point five milliliters": SpokenNumbers only reads "point" after a number; here a unit must follow, so

@@ -36,19 +36,21 @@ enum ReturnInstruction {
     /// tomorrow" asks for no return tomorrow, and a time is only read in the clause of its return word.
     static let clauseBreak = #"[,;:]|\b(?:if|unless|but|because|since|when|although)\b"#
 
-    static func find(in sentence: String) -> Finding? {
+    /// The return said in a sentence, and the clause that says it (the follow-up's reason is read there only:
+    /// Whisper joins sentences with commas, and "for milliliters under the skin" is no reason to come back).
+    static func find(in sentence: String) -> (finding: Finding, clause: String)? {
         let lower = ClinicalText.replace(reasonForVisit, in: sentence.lowercased()) { _ in "" }
-        var untimed = false
+        var untimed: String?
         for clause in ClinicalText.split(lower, at: clauseBreak) {
             guard ClinicalText.firstMatch(returnCue, in: clause) != nil else { continue }
-            if let time = time(in: clause) { return time }
-            if ClinicalText.firstMatch(strongReturnCue, in: clause) != nil,
+            if let time = time(in: clause) { return (time, clause) }
+            if untimed == nil, ClinicalText.firstMatch(strongReturnCue, in: clause) != nil,
                 ClinicalText.firstMatch(pastReturn, in: clause) == nil
             {
-                untimed = true
+                untimed = clause
             }
         }
-        return untimed ? .untimed : nil
+        return untimed.map { (.untimed, $0) }
     }
 
     /// The first time said in the clause: an interval ("in 2 weeks", "next month", "tomorrow", "2 weeks from now",

@@ -9,7 +9,8 @@ public struct MedicationLexicon: Sendable {
         public var forms: [String]
         /// Brand names as spelled (a form written with a capital letter): "Apoquel" for oclacitinib.
         public var brands: [String] = []
-        /// The line's first form as written: what the decoder's prompt lists.
+        /// The line's first form as written: what the decoder's prompt lists (lowercased there, as the prompt
+        /// was measured: bench/results/2026-11-26-transcription-prompt.txt).
         public var promptName: String
 
         public init(name: String, forms: [String], brands: [String] = [], promptName: String? = nil) {
@@ -60,7 +61,7 @@ public struct MedicationLexicon: Sendable {
     /// ("metronidazalexin" for "Bella is here"; bench/results/2026-11-26-transcription-prompt.txt).
     public func prompt(petName: String?) -> String {
         var prompt = "Temperature in degrees Fahrenheit, weight in kilograms, heart rate in bpm. Medications: "
-        prompt += entries.prefix(40).map(\.promptName).joined(separator: ", ") + ". Veterinary visit notes"
+        prompt += entries.prefix(40).map { $0.promptName.lowercased() }.joined(separator: ", ") + ". Veterinary visit notes"
         if let petName, !petName.isEmpty { prompt += " for \(petName)" }
         return prompt + "."
     }
