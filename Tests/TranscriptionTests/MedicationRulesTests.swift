@@ -149,4 +149,14 @@ struct MedicationRulesTests {
         #expect(misheard.flags.map(\.kind) == ["frequency_not_heard"])
         #expect(try note("Give famotidine 10 milligrams daily.").medications.first?.frequency == "once daily")
     }
+
+    @Test func aDrugNameWithNothingSaidAboutItIsFlaggedNotListed() throws {
+        // espeak-ng's "once daily" heard as "Unsailied", which the sound-alike pass made "Insulin".
+        let drafted = try note("Start Galliprant 60 milligrams, Insulin.")
+        #expect(drafted.medications.map(\.name) == ["grapiprant"])
+        #expect(drafted.flags.map(\.kind).contains("medication_unclear"))
+        // A verb of giving, a dose or a frequency is enough.
+        #expect(try note("Give Bravecto.").medications.map(\.name) == ["fluralaner"])
+        #expect(try note("Cerenia as needed.").medications.map(\.name) == ["maropitant"])
+    }
 }

@@ -93,7 +93,13 @@ struct ClinicalExtractor: Sendable {
     func negatedMedicationFlags(_ sentences: [SourcedSentence]) -> [ClinicalNote.Flag] {
         let kept = Set(medications(sentences).map(\.name))
         return mentions(sentences).filter { $0.negated && !kept.contains($0.medication.name) }.map { mention in
-            .init(
+            mention.unclear
+                ? .init(
+                    kind: "medication_unclear",
+                    message: "\(mention.medication.displayName) was heard with no dose, frequency or verb of giving: "
+                        + "not listed as a medication; listen before approving",
+                    sources: mention.medication.sources)
+                : .init(
                 kind: "medication_negated",
                 message: "\(mention.medication.displayName) was named with \"\(mention.negation)\": not listed as a medication; "
                     + "check before approving",
@@ -103,8 +109,23 @@ struct ClinicalExtractor: Sendable {
 
     struct Mention {
         var medication: ClinicalNote.Medication
+        /// Not listed: negated, or `unclear`.
         var negated: Bool
         var negation: String
+        var unclear = false
+    }
+
+    static func isBare(_ med: ClinicalNote.Medication) -> Bool {
+        med.dose == nil && med.frequency == nil && med.route == nil && med.duration == nil && !med.givenInClinic
+    }
+
+    /// A verb of giving (or "on") among the few words before a drug's name, in its clause.
+    static func isGiven(before text: String) -> Bool {
+        let clause = text.split(omittingEmptySubsequences: false, whereSeparator: { ",;.!?".contains($0) }).last ?? ""
+        let words = clause.split(separator: " ").suffix(4).joined(separator: " ")
+        return ClinicalText.firstMatch(
+            #"\b(?:give|giving|gave|given|start|started|starting|continue|continuing|send home|sending home|sent home|prescribe|prescribed|dispense|dispensed|apply|applying|administer|administered|on|use|using|try|trying|add|adding|switch to|restart|takes|taking)\b"#,
+            in: words) != nil
     }
 
     /// Each drug named in the sentences, once (its first mention that is not negated, else its first one).
@@ -129,8 +150,17 @@ struct ClinicalExtractor: Sendable {
                 let lead = String(lower[..<hit.range.lowerBound].suffix(30))
                 var med = medication(hit.entry.name, clause: clause, lead: lead, sources: sentence.sources)
                 med.brand = hit.entry.brand(saidAs: hit.form)
-                let negation = Self.negation(before: String(lower[..<hit.range.lowerBound]))
-                let mention = Mention(medication: med, negated: negation != nil, negation: negation ?? "")
+                let before = String(lower[..<hit.range.lowerBound])
+                let negation = Self.negation(before: before)
+                var mention = Mention(medication: med, negated: negation != nil, negation: negation ?? "")
+                if negation == nil, Self.isBare(med), !Self.isGiven(before: before),
+                    ClinicalText.firstMatch(#"^\W*(?:with|after|before) (?:food|a meal|meals)\b"#, in: clause) == nil
+                {
+                    // "60 milligrams, Insulin." (espeak-ng's "once daily", rewritten by sound): a drug name with
+                    // nothing said about it and no verb of giving is not listed; the vet is asked.
+                    mention.negated = true
+                    mention.unclear = true
+                }
                 if let existing = found.firstIndex(where: { $0.medication.name == med.name }) {
                     if found[existing].negated && !mention.negated { found[existing] = mention }
                 } else {
