@@ -15,6 +15,8 @@ import Testing
         ("stardapocal 5.4 milligrams twice daily", "start Apoquel 5.4 milligrams twice daily"),
         ("continuemeloxicam once daily", "continue meloxicam once daily"),
         ("give herRimadyl", "give her Rimadyl"),
+        // The next word glued after the drug (flite slt: "Metacam one milliliter").
+        ("and metacomone milliliter once daily", "and Metacam one milliliter once daily"),
     ])
     func aWordGluedOntoADrugIsSplit(_ heard: String, _ said: String) throws {
         try #require(ClinicVocabulary.ordinaryWords != nil, "install wamerican (/usr/share/dict/words)")

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Splits a word the recogniser glued onto a drug name: "startcarprofen", "starcarprofen" → "start carprofen",
-/// "stardoxicycline" → "start doxycycline", "stardapocal" → "start Apoquel". Whisper does this with a drug it does
-/// not know, and the drug was then lost from the note.
+/// "stardoxicycline" → "start doxycycline", "stardapocal" → "start Apoquel", and the other way round, "metacomone"
+/// → "Metacam one". Whisper does this with a drug it does not know, and the drug was then lost from the note.
 ///
 /// Never splits an ordinary word: the glued word must be missing from the word list (wamerican) and from the
 /// lexicon. The head must be an ordinary word (at least three letters) or a short function word, and the tail a drug
@@ -65,9 +65,44 @@ struct GluedDrugNames: Sendable {
                 best = (said, match.drug, match.distance)
             }
         }
+        if let best, !tie, let drug = drugSpelling[best.drug] {
+            return VocabularyCorrector.matchingCase(of: word, best.head) + " " + drug
+        }
+        return tie ? nil : drugThenWord(letters, word: word)
+    }
+
+    /// The other order: a drug with the next word glued on ("metacomone milliliter" is "Metacam one milliliter").
+    /// The tail must be an ordinary word of three letters or more, and only one drug may fit the head.
+    private func drugThenWord(_ letters: [Character], word: String) -> String? {
+        var best: (drug: String, tail: String, distance: Int)?
+        var tie = false
+        for cut in stride(from: letters.count - 3, through: Self.minimumTailLength, by: -1) {
+            let tail = String(letters[cut...])
+            guard ordinaryWords.contains(tail) || Self.functionWords.contains(tail) else { continue }
+            let head = String(letters[..<cut])
+            let match: (drug: String, distance: Int)?
+            if drugSpelling[head] != nil {
+                match = (head, 0)
+            } else {
+                let key = DrugSoundAlike.key(head)
+                match = key.count >= DrugSoundAlike.minimumKeyLength ? soundAlike.closestDrug(to: key) : nil
+            }
+            guard let match else { continue }
+            if let current = best {
+                if match.distance < current.distance {
+                    best = (match.drug, tail, match.distance)
+                    tie = false
+                } else if match.distance == current.distance && match.drug != current.drug {
+                    tie = true
+                }
+            } else {
+                best = (match.drug, tail, match.distance)
+            }
+        }
         guard let best, !tie, let drug = drugSpelling[best.drug] else { return nil }
-        let head = VocabularyCorrector.matchingCase(of: word, best.head)
-        return head + " " + drug
+        let written = word.first?.isUppercase == true && drug == drug.lowercased()
+            ? drug.prefix(1).uppercased() + drug.dropFirst() : drug
+        return written + " " + best.tail
     }
 
     /// The word said before the drug: a leading verb, whole or short of its last letter ("star" is "start"), else
