@@ -148,6 +148,8 @@ struct MedicationRulesTests {
         #expect(misheard.medications.first?.frequency == nil)
         #expect(misheard.flags.map(\.kind) == ["frequency_not_heard"])
         #expect(try note("Give famotidine 10 milligrams daily.").medications.first?.frequency == "once daily")
+        // "once daily" written as "one daily" (flite slt): one a day either way.
+        #expect(try note("Start enrofloxacin 68 milligrams one daily.").medications.first?.frequency == "once daily")
     }
 
     @Test func aDrugNameWithNothingSaidAboutItIsFlaggedNotListed() throws {

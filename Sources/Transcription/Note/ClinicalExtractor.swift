@@ -78,7 +78,7 @@ struct ClinicalExtractor: Sendable {
     static let route =
         #"\b(by mouth|orally|oral|po|subcutaneous(?:ly)?|under the skin|sq|sc|subq|intramuscular(?:ly)?|im|intravenous(?:ly)?|iv|topical(?:ly)?|on the skin|in (?:the|each|both) ears?|otic|in (?:the|each|both) eyes?|ophthalmic)\b"#
     static let frequency =
-        #"\b(once a day|once daily|twice a day|twice daily|(?:\d|three|four) times (?:a|per) day|every \d{1,2} hours|every other day|every (?:morning|evening|night)|once (?:a|per|every) (?:week|month)|weekly|monthly|every (?:\d{1,2} )?(?:weeks?|months?)|daily|bid|sid|tid|qid|q\d{1,2}h|as needed|at bedtime|once)\b"#
+        #"\b(once a day|once daily|twice a day|twice daily|(?:\d|three|four) times (?:a|per) day|every \d{1,2} hours|every other day|every (?:morning|evening|night)|once (?:a|per|every) (?:week|month)|weekly|monthly|every (?:\d{1,2} )?(?:weeks?|months?)|1 daily|daily|bid|sid|tid|qid|q\d{1,2}h|as needed|at bedtime|once)\b"#
     static let duration = #"\bfor (?:(\d{1,3})|a|an|one) (days?|weeks?|months?)\b"#
     /// Words that say a dose was given in the clinic, once, rather than sent home.
     static let givenInClinic = #"\b(gave|given|administered|injected|injection)\b"#
@@ -279,7 +279,8 @@ struct ClinicalExtractor: Sendable {
     static func frequency(_ spoken: String) -> String {
         switch spoken {
         case "bid", "twice a day", "twice daily": "twice daily"
-        case "sid", "once a day", "once daily", "daily": "once daily"
+        // "one daily" (one a day) is also how "once daily" is often written by the recogniser.
+        case "sid", "once a day", "once daily", "daily", "1 daily": "once daily"
         case "tid", "3 times a day", "three times a day", "3 times per day", "three times per day": "three times daily"
         case "qid", "4 times a day", "four times a day", "4 times per day", "four times per day": "four times daily"
         case "once": "once"
