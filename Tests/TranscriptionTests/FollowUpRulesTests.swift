@@ -25,6 +25,8 @@ struct FollowUpRulesTests {
         ("Recheck two to three weeks from now.", 14),
         ("Bring her back tomorrow to change the bandage.", 1),
         ("Recheck 10 days.", 10),
+        ("We'll check in 10 days.", 10),
+        ("We will schedule the dental next months.", 30),
     ])
     func aReturnWithAnIntervalIsAFollowUp(_ said: String, _ days: Int) throws {
         let followUp = try #require(try note("Heart and lungs sound normal.", said).followUp)
@@ -88,5 +90,17 @@ struct FollowUpRulesTests {
             "Heart and lungs sound normal.", "Start carprofen 75 milligrams twice daily.")
         #expect(drafted.followUp == nil)
         #expect(!drafted.flags.contains { $0.kind == "return_without_time" })
+    }
+
+    @Test(arguments: [
+        // As tiny.en wrote "Recheck in four days" and "Recheck in 10 days" for espeak-ng: the corrector makes them
+        // "recheck" (a clinic term), and the return is read.
+        ("Rechek in four days.", 4),
+        ("Recheckin 10 days.", 10),
+    ])
+    func aMisspeltRecheckIsCorrectedAndRead(_ heard: String, _ days: Int) throws {
+        try #require(ClinicVocabulary.ordinaryWords != nil, "install wamerican (/usr/share/dict/words)")
+        let corrected = ClinicVocabulary.bundled.corrector().correct(heard).text
+        #expect(try note(corrected).followUp?.intervalDays == days, "\(corrected)")
     }
 }

@@ -14,10 +14,10 @@ enum ReturnInstruction {
         case untimed
     }
 
-    /// Words that ask the pet to come back. "booster", "schedule", "appointment" only count with a time: alone they
-    /// as often tell what was done today.
+    /// Words that ask the pet to come back. "booster", "schedule", "appointment", "check" only count with a time:
+    /// alone they as often tell what was done today.
     static let returnCue =
-        #"\b(?:re-?check|follow[- ]?up|followup|come back|comes back|coming back|back in|return|revisit|\w+ (?:her|him|them|it) again|see \w+ again|bring (?:her|him|them|it|\w+) (?:back|in)|schedule|book|next (?:visit|appointment|booster|vaccines?|dental|exam)|booster|due (?:for|in|back)|appointment)\b|\bre-?checkin'"#
+        #"\b(?:re-?check|follow[- ]?up|followup|come back|comes back|coming back|back in|return|revisit|\w+ (?:her|him|them|it) again|see \w+ again|bring (?:her|him|them|it|\w+) (?:back|in)|schedule|book|next (?:visit|appointment|booster|vaccines?|dental|exam)|booster|due (?:for|in|back)|appointment|check(?: back| in)?)\b|\bre-?checkin'"#
     /// The return verbs that ask for a return even without a time (flagged, not guessed).
     static let strongReturnCue =
         #"\b(?:re-?check|follow[- ]?up|followup|come back|comes back|coming back|return|see (?:her|him|them|it|\w+) again|bring (?:her|him|them|it|\w+) back)\b|\bre-?checkin'"#
@@ -62,7 +62,7 @@ enum ReturnInstruction {
             #"(?:\b(?:in|within|after)|in')\s+(?:about |around |roughly |approximately |another |the next |just )?\#(units)"#,
             #"\b\#(units)\s+(?:from now|from today)"#,
             // Dictation shorthand: "recheck 2 weeks", "follow up 10 days".
-            #"\b(?:re-?check|follow[- ]?up|come back|return)\s+\#(units)"#,
+            #"\b(?:re-?check|follow[- ]?up|come back|return)'?\s+\#(units)"#,
         ]
         var best: (position: Int, finding: Finding)?
         func consider(_ position: Int, _ finding: Finding) {
@@ -74,7 +74,7 @@ enum ReturnInstruction {
                 consider(match.position, .timed(intervalDays: days, date: nil, weekday: nil))
             }
         }
-        for match in ClinicalText.matchesWithPositions(#"\bnext (week|month|year)\b"#, in: lower) {
+        for match in ClinicalText.matchesWithPositions(#"\bnext (week|month|year)s?\b"#, in: lower) {
             consider(match.position, .timed(intervalDays: days(count: "1", unit: match.groups[1]), date: nil, weekday: nil))
         }
         for match in ClinicalText.matchesWithPositions(#"\b(?:a fortnight|tomorrow)\b"#, in: lower) {
