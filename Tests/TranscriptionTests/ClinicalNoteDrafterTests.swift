@@ -123,7 +123,7 @@ struct ClinicalNoteDrafterTests {
         #expect(note.flags.map(\.kind) == Array(repeating: "frequency_not_heard", count: 3))
         #expect(note.flags.map(\.message) == [
             "cephalexin 500 mg: no frequency was heard (how often?); listen before approving",
-            "apoquel 16 mg: no frequency was heard (how often?); listen before approving",
+            "oclacitinib (Apoquel) 16 mg: no frequency was heard (how often?); listen before approving",
             "carprofen 40–50 mg: no frequency was heard (how often?); listen before approving",
         ])
         #expect(note.flags.map(\.sources) == [[.init(start: 0, end: 4)], [.init(start: 5, end: 9)], [.init(start: 10, end: 14)]])

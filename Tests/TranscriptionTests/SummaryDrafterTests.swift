@@ -75,7 +75,7 @@ struct SummaryDrafterTests {
         #expect(meds == [
             .init(name: "carprofen", dose: "75 mg", frequency: "twice daily"),
             .init(name: "gabapentin", dose: "100 mg", frequency: "every 12 hours"),
-            .init(name: "apoquel", dose: "16 mg", frequency: "once daily"),
+            .init(name: "oclacitinib", dose: "16 mg", frequency: "once daily"),
             .init(name: "maropitant", dose: nil, frequency: "as needed"),
         ])
     }
@@ -174,7 +174,31 @@ struct EngineParsingTests {
     }
 
     @Test func lexiconParsing() {
-        let lexicon = MedicationLexicon(text: "# comment\nFoo | Bar\n\n  baz  # trailing\n")
+        let lexicon = MedicationLexicon(text: "# comment\nfoo | bar\n\n  baz  # trailing\n")
         #expect(lexicon.entries == [.init(name: "foo", forms: ["foo", "bar"]), .init(name: "baz", forms: ["baz"])])
+    }
+
+    @Test func aCapitalisedFormIsABrandOfTheGenericDrug() throws {
+        let lexicon = MedicationLexicon(text: "Apoquel | oclacitinib\ncarprofen | Rimadyl | Novox\n")
+        let apoquel = try #require(lexicon.entries.first)
+        #expect(apoquel.name == "oclacitinib" && apoquel.brands == ["Apoquel"])
+        #expect(apoquel.forms == ["apoquel", "oclacitinib"] && apoquel.brand(saidAs: "apoquel") == "Apoquel")
+        #expect(lexicon.entries[1].name == "carprofen" && lexicon.entries[1].brands == ["Rimadyl", "Novox"])
+        #expect(lexicon.entries[1].brand(saidAs: "carprofen") == nil)
+        // The prompt keeps the line's first form, lowercased as the prompt was measured.
+        #expect(lexicon.prompt(petName: nil).contains("apoquel, carprofen."))
+    }
+
+    @Test func theBundledLexiconKnowsTheCommonBrands() {
+        let generic = Dictionary(
+            MedicationLexicon.bundled.entries.flatMap { entry in entry.brands.map { ($0, entry.name) } },
+            uniquingKeysWith: { first, _ in first })
+        let expected = [
+            "Apoquel": "oclacitinib", "Rimadyl": "carprofen", "Metacam": "meloxicam", "Cerenia": "maropitant",
+            "Convenia": "cefovecin", "Clavamox": "amoxicillin-clavulanate", "Baytril": "enrofloxacin",
+            "Simparica": "sarolaner", "NexGard": "afoxolaner", "Bravecto": "fluralaner", "Galliprant": "grapiprant",
+            "Neurontin": "gabapentin",
+        ]
+        for (brand, drug) in expected { #expect(generic[brand] == drug, "\(brand)") }
     }
 }

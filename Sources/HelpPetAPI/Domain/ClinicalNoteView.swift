@@ -33,6 +33,8 @@ package struct ClinicalNoteView: Decodable, Sendable {
     }
     package struct Medication: Decodable, Sendable {
         package var name: String
+        /// The brand said ("Apoquel" for oclacitinib), when one was.
+        package var brand: String?
         package var dose: Double?
         package var dose_max: Double?
         package var unit: String?
@@ -40,10 +42,18 @@ package struct ClinicalNoteView: Decodable, Sendable {
         package var frequency: String?
         package var duration: String?
         package var sources: [SourceSpan]?
+
+        /// "Oclacitinib (Apoquel)": the generic name, and the brand the vet said beside it.
+        package var displayName: String {
+            let generic = name.prefix(1).uppercased() + name.dropFirst()
+            return brand.map { "\(generic) (\($0))" } ?? generic
+        }
     }
     package struct FollowUp: Decodable, Sendable {
         package var interval_days: Int?
         package var date: String?
+        /// "friday": the next such day after the visit.
+        package var weekday: String?
         package var reason: String?
         package var text: String?
     }
@@ -87,9 +97,18 @@ package struct ClinicalNoteView: Decodable, Sendable {
     func followUpDay(visitDate: Date, zone: TimeZone) -> CalendarDay? {
         guard let followUp = follow_up else { return nil }
         if let date = followUp.date, let day = CalendarDay(date) { return day }
+        let visitDay = LocalDay.day(containing: visitDate, in: zone)
+        if let weekday = followUp.weekday, let target = Self.weekdays.firstIndex(of: weekday) {
+            // Calendar weekdays count from Sunday = 1; the day named is the next one after the visit's day.
+            let today = LocalDay.calendar(in: zone).component(.weekday, from: LocalDay.start(of: visitDay, in: zone)) - 1
+            let ahead = (target - today + 7) % 7
+            return visitDay.adding(days: ahead == 0 ? 7 : ahead)
+        }
         guard let days = followUp.interval_days, days > 0 else { return nil }
-        return LocalDay.day(containing: visitDate, in: zone).adding(days: days)
+        return visitDay.adding(days: days)
     }
+
+    static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
     package static func format(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)

@@ -44,12 +44,14 @@ package struct DischargeInstructions: Sendable, Equatable {
         let assessment = note?.text(ofSections: ClinicalNoteView.assessmentKeys)
         found = assessment.map { [$0] } ?? summary.map { [$0] } ?? []
         let meds = note?.medications ?? []
-        medications = meds.map { Medication(name: Self.capitalized($0.name), instructions: Self.instructions(for: $0)) }
+        medications = meds.map { Medication(name: $0.displayName, instructions: Self.instructions(for: $0)) }
         comeBack = note.flatMap { note in
             guard let followUp = note.follow_up else { return nil }
             var text: String
             if let days = followUp.interval_days {
                 text = "in " + Self.interval(days)
+            } else if let weekday = followUp.weekday {
+                text = "on " + Self.capitalized(weekday)
             } else if followUp.date != nil {
                 text = "on the date below"
             } else {
@@ -98,9 +100,9 @@ package struct DischargeInstructions: Sendable, Equatable {
 
     static func drugClass(_ name: String) -> String? {
         switch name {
-        case "meloxicam", "carprofen", "robenacoxib", "grapiprant": "nsaid"
+        case "meloxicam", "carprofen", "robenacoxib", "grapiprant", "firocoxib", "deracoxib": "nsaid"
         case "amoxicillin", "amoxicillin-clavulanate", "cephalexin", "cefpodoxime", "clindamycin", "doxycycline",
-            "enrofloxacin", "metronidazole", "marbofloxacin", "azithromycin":
+            "enrofloxacin", "metronidazole", "marbofloxacin", "azithromycin", "cefovecin":
             "antibiotic"
         case "prednisolone", "prednisone", "dexamethasone": "steroid"
         case "gabapentin", "trazodone", "tramadol", "buprenorphine", "acepromazine": "sedating"

@@ -39,7 +39,7 @@ enum ApprovedNoteFollowUp {
         record.diagnosis = note.text(ofSections: ClinicalNoteView.assessmentKeys).map { String($0.prefix(10_000)) }
         record.treatmentPlan = note.text(ofSections: ClinicalNoteView.planKeys).map { String($0.prefix(10_000)) }
         record.medications = (note.medications ?? []).map { med in
-            [med.name, ClinicalNoteView.amount(med.dose, med.dose_max, med.unit), med.frequency]
+            [med.brand.map { "\(med.name) (\($0))" } ?? med.name, ClinicalNoteView.amount(med.dose, med.dose_max, med.unit), med.frequency]
                 .compactMap { $0 }.joined(separator: " ")
         }
         record.notes = note.follow_up?.text.map { String($0.prefix(10_000)) }

@@ -24,7 +24,7 @@ struct ClinicalExtractor: Sendable {
                     if fahrenheit ? (85...115).contains(value) : (30...45).contains(value) {
                         vitals.temperature = .init(value: value, unit: fahrenheit ? "°F" : "°C", sources: sentence.sources)
                     }
-                } else if let m = ClinicalText.firstMatch(#"\b(?:temperature|temp)\b[^.!?]{0,40}?\#(n)"#, in: text),
+                } else if let m = ClinicalText.firstMatch(#"\b(?:temperature|temp)\b[^.!?;]{0,30}?\#(n)"#, in: text),
                     let value = Double(m[1])
                 {
                     if (85...115).contains(value) {
@@ -44,7 +44,7 @@ struct ClinicalExtractor: Sendable {
                     sources: sentence.sources)
             }
             if vitals.heartRate == nil {
-                let m = ClinicalText.firstMatch(#"\b(?:heart rate|pulse|hr)\b[^.!?]{0,30}?\#(n)"#, in: text)
+                let m = ClinicalText.firstMatch(#"\b(?:heart rate|pulse|hr)\b[^.!?,;]{0,20}?\#(n)\b(?!\s*(?:mg|ml|kg|kilo|pound|lb|milli|percent|%))"#, in: text)
                     ?? ClinicalText.firstMatch(#"\#(n)\s*(?:bpm|beats per minute|beats a minute)"#, in: text)
                         .flatMap { text.contains("respirat") || text.contains("breath") ? nil : $0 }
                 if let m, let value = Double(m[1]), (20...350).contains(value) {
@@ -78,42 +78,118 @@ struct ClinicalExtractor: Sendable {
     static let route =
         #"\b(by mouth|orally|oral|po|subcutaneous(?:ly)?|under the skin|sq|sc|subq|intramuscular(?:ly)?|im|intravenous(?:ly)?|iv|topical(?:ly)?|on the skin|in (?:the|each|both) ears?|otic|in (?:the|each|both) eyes?|ophthalmic)\b"#
     static let frequency =
-        #"\b(once a day|once daily|twice a day|twice daily|(?:\d|three|four) times (?:a|per) day|every \d{1,2} hours|every other day|every (?:morning|evening|night)|daily|bid|sid|tid|qid|q\d{1,2}h|as needed|at bedtime|once)\b"#
+        #"\b(once a day|once daily|twice a day|twice daily|(?:\d|three|four) times (?:a|per) day|every \d{1,2} hours|every other day|every (?:morning|evening|night)|once (?:a|per|every) (?:week|month)|weekly|monthly|every (?:\d{1,2} )?(?:weeks?|months?)|1 daily|daily|bid|sid|tid|qid|q\d{1,2}h|as needed|at bedtime|once)\b"#
     static let duration = #"\bfor (?:(\d{1,3})|a|an|one) (days?|weeks?|months?)\b"#
     /// Words that say a dose was given in the clinic, once, rather than sent home.
     static let givenInClinic = #"\b(gave|given|administered|injected|injection)\b"#
     static let injectionRoutes: Set<String> = ["subcutaneous", "intramuscular", "intravenous"]
 
     func medications(_ sentences: [SourcedSentence]) -> [ClinicalNote.Medication] {
-        var found: [ClinicalNote.Medication] = []
-        var seen = Set<String>()
+        mentions(sentences).filter { !$0.negated }.map(\.medication)
+    }
+
+    /// A drug named after a negation or a stop ("no carprofen", "we will not start Apoquel", "stop the
+    /// meloxicam") is not in the medications, and the vet is asked to look.
+    func negatedMedicationFlags(_ sentences: [SourcedSentence]) -> [ClinicalNote.Flag] {
+        let kept = Set(medications(sentences).map(\.name))
+        return mentions(sentences).filter { $0.negated && !kept.contains($0.medication.name) }.map { mention in
+            mention.unclear
+                ? .init(
+                    kind: "medication_unclear",
+                    message: "\(mention.medication.displayName) was heard with no dose, frequency or verb of giving: "
+                        + "not listed as a medication; listen before approving",
+                    sources: mention.medication.sources)
+                : .init(
+                kind: "medication_negated",
+                message: "\(mention.medication.displayName) was named with \"\(mention.negation)\": not listed as a medication; "
+                    + "check before approving",
+                sources: mention.medication.sources)
+        }
+    }
+
+    struct Mention {
+        var medication: ClinicalNote.Medication
+        /// Not listed: negated, or `unclear`.
+        var negated: Bool
+        var negation: String
+        var unclear = false
+    }
+
+    static func isBare(_ med: ClinicalNote.Medication) -> Bool {
+        med.dose == nil && med.frequency == nil && med.route == nil && med.duration == nil && !med.givenInClinic
+    }
+
+    /// A verb of giving (or "on") among the few words before a drug's name, in its clause.
+    static func isGiven(before text: String) -> Bool {
+        let clause = text.split(omittingEmptySubsequences: false, whereSeparator: { ",;.!?".contains($0) }).last ?? ""
+        let words = clause.split(separator: " ").suffix(4).joined(separator: " ")
+        return ClinicalText.firstMatch(
+            #"\b(?:give|giving|gave|given|start|started|starting|continue|continuing|send home|sending home|sent home|prescribe|prescribed|dispense|dispensed|apply|applying|administer|administered|on|use|using|try|trying|add|adding|switch to|restart|takes|taking)\b"#,
+            in: words) != nil
+    }
+
+    /// Each drug named in the sentences, once (its first mention that is not negated, else its first one).
+    func mentions(_ sentences: [SourcedSentence]) -> [Mention] {
+        var found: [Mention] = []
         for sentence in sentences {
             let lower = sentence.text.lowercased()
-            var hits: [(name: String, range: Range<String.Index>)] = []
+            var hits: [(entry: MedicationLexicon.Entry, form: String, range: Range<String.Index>)] = []
             for entry in lexicon.entries {
-                if let range = entry.forms.lazy.compactMap({ SummaryDrafter.wordRange(of: $0, in: lower) }).first {
-                    hits.append((entry.name, range))
+                if let (form, range) = entry.forms.lazy.compactMap({ form in
+                    SummaryDrafter.wordRange(of: form, in: lower).map { (form, $0) }
+                }).first {
+                    hits.append((entry, form, range))
                 }
             }
             hits.sort { $0.range.lowerBound < $1.range.lowerBound }
-            for (index, hit) in hits.enumerated() where !seen.contains(hit.name) {
-                seen.insert(hit.name)
+            for (index, hit) in hits.enumerated() {
                 // The words after the name, up to the next drug, describe this one; the route may come before it
                 // ("give orally meloxicam"), so the words before the name count for the route too.
                 let end = index + 1 < hits.count ? hits[index + 1].range.lowerBound : lower.endIndex
                 let clause = String(lower[hit.range.upperBound..<end])
                 let lead = String(lower[..<hit.range.lowerBound].suffix(30))
-                found.append(medication(hit.name, clause: clause, lead: lead, sources: sentence.sources))
+                var med = medication(hit.entry.name, clause: clause, lead: lead, sources: sentence.sources)
+                med.brand = hit.entry.brand(saidAs: hit.form)
+                let before = String(lower[..<hit.range.lowerBound])
+                let negation = Self.negation(before: before)
+                var mention = Mention(medication: med, negated: negation != nil, negation: negation ?? "")
+                if negation == nil, Self.isBare(med), !Self.isGiven(before: before),
+                    ClinicalText.firstMatch(#"^\W*(?:with|after|before) (?:food|a meal|meals)\b"#, in: clause) == nil
+                {
+                    // "60 milligrams, Insulin." (espeak-ng's "once daily", rewritten by sound): a drug name with
+                    // nothing said about it and no verb of giving is not listed; the vet is asked.
+                    mention.negated = true
+                    mention.unclear = true
+                }
+                if let existing = found.firstIndex(where: { $0.medication.name == med.name }) {
+                    if found[existing].negated && !mention.negated { found[existing] = mention }
+                } else {
+                    found.append(mention)
+                }
             }
         }
         return found
+    }
+
+    /// Words that negate or stop a drug, and the words that may stand between them and the drug's name ("not
+    /// start the", "no more", "stop giving her"). Any other word between ("not eating, give…", "no vomiting so
+    /// start…") means the negation is about something else.
+    static let negations =
+        #"no|not|don't|do not|didn't|did not|won't|will not|never|without|stop|stopped|stopping|discontinue|discontinued|hold off on|hold|declined|instead of|allergic to|reaction to|avoid|off"#
+    static let wordsBetween =
+        #"start|starting|restart|give|giving|use|using|send|sending|home|need|needs|to|be|more|further|any|the|her|his|their|its|on|with|take|taking|continue|continuing|prescribe|going|the|her"#
+
+    /// The negation right before a drug's name, or nil.
+    static func negation(before text: String) -> String? {
+        ClinicalText.firstMatch(#"\b(\#(negations))((?:\s+(?:\#(wordsBetween)))*)\s*$"#, in: text)?[1]
     }
 
     func medication(_ name: String, clause: String, lead: String, sources: [ClinicalNote.SourceSpan])
         -> ClinicalNote.Medication
     {
         var med = ClinicalNote.Medication(name: name, sources: sources)
-        if let m = ClinicalText.firstMatch(#"\#(Self.range)\s*\#(Self.doseUnit)\b"#, in: clause) {
+        let clause = Self.ownWords(clause)
+        if let m = ClinicalText.firstMatch(#"\#(Self.range),?\s*\#(Self.doseUnit)\b"#, in: clause) {
             med.dose = Double(m[1])
             med.doseMax = Double(m[2])
             med.unit = Self.unit(m[3])
@@ -129,7 +205,17 @@ struct ClinicalExtractor: Sendable {
         if let m = ClinicalText.firstMatch(Self.route, in: clause) ?? ClinicalText.firstMatch(Self.route, in: lead) {
             med.route = Self.route(m[1])
         }
-        if let m = ClinicalText.firstMatch(Self.frequency, in: clause) { med.frequency = Self.frequency(m[1]) }
+        if let m = ClinicalText.firstMatch(Self.frequency, in: clause), Self.isHeardWhole(m[1], in: clause) {
+            med.frequency = Self.frequency(m[1])
+        }
+        if let dose = med.dose, let doseMax = med.doseMax, doseMax <= dose {
+            // "60 to 0.5 mg" (Whisper's "sixty-two point five"): a range that runs backwards was misheard; the
+            // amount is left to the vet (flagged), not written.
+            med.unclearAmount = clause.trimmingCharacters(in: .whitespaces)
+            med.dose = nil
+            med.doseMax = nil
+            med.unit = nil
+        }
         med.givenInClinic = med.route.map(Self.injectionRoutes.contains) == true
             || ClinicalText.firstMatch(Self.givenInClinic, in: lead + " " + clause) != nil
         if let m = ClinicalText.firstMatch(Self.duration, in: clause) {
@@ -138,6 +224,29 @@ struct ClinicalExtractor: Sendable {
             med.duration = "\(count) \(unit)\(count == "1" ? "" : "s")"
         }
         return med
+    }
+
+    /// The words after a drug that describe it: up to a second amount, or up to an amount said after its
+    /// frequency. When the next drug's name was misheard ("…twice daily, and Oh, mama, sisillin 50 milligrams"),
+    /// its dose and frequency would otherwise be read as this drug's.
+    static func ownWords(_ clause: String) -> String {
+        let amounts = ClinicalText.matchesWithPositions(#"\#(number),?\s*\#(doseUnit)\b"#, in: clause).map(\.position)
+        let frequencies = ClinicalText.matchesWithPositions(frequency, in: clause).map(\.position)
+        var end = (clause as NSString).length
+        if amounts.count > 1 { end = min(end, amounts[1]) }
+        if let firstFrequency = frequencies.first, let amountAfter = amounts.first(where: { $0 > firstFrequency }) {
+            end = min(end, amountAfter)
+        }
+        return (clause as NSString).substring(to: end)
+    }
+
+    /// A bare "daily" counts only right after a dose, a unit, a route or "given": "wise daily" and "why stay
+    /// early" are a misheard "twice daily", and reading them as once daily would put a wrong frequency in the note.
+    static func isHeardWhole(_ frequency: String, in clause: String) -> Bool {
+        guard frequency == "daily" else { return true }
+        guard let before = ClinicalText.firstMatch(#"(\S+)\s+daily\b"#, in: clause)?[1] else { return true }
+        let word = before.trimmingCharacters(in: .punctuationCharacters)
+        return ClinicalText.firstMatch(#"^(?:\d+(?:\.\d+)?|\#(doseUnit)|by mouth|mouth|orally|given|give|it|them|once)$"#, in: word) != nil
     }
 
     static func unit(_ spoken: String) -> String {
@@ -170,10 +279,13 @@ struct ClinicalExtractor: Sendable {
     static func frequency(_ spoken: String) -> String {
         switch spoken {
         case "bid", "twice a day", "twice daily": "twice daily"
-        case "sid", "once a day", "once daily", "daily": "once daily"
+        // "one daily" (one a day) is also how "once daily" is often written by the recogniser.
+        case "sid", "once a day", "once daily", "daily", "1 daily": "once daily"
         case "tid", "3 times a day", "three times a day", "3 times per day", "three times per day": "three times daily"
         case "qid", "4 times a day", "four times a day", "4 times per day", "four times per day": "four times daily"
         case "once": "once"
+        case "once a month", "once per month", "once every month", "monthly", "every month": "once a month"
+        case "once a week", "once per week", "once every week", "weekly", "every week": "once a week"
         case _ where spoken.hasPrefix("q") && spoken.hasSuffix("h"): "every \(spoken.dropFirst().dropLast()) hours"
         default: spoken
         }
@@ -181,39 +293,50 @@ struct ClinicalExtractor: Sendable {
 
     // MARK: Follow-up
 
-    static let followUpCues = [
-        "recheck", "re-check", "follow up", "follow-up", "followup", "come back", "return in", "return for",
-        "revisit", "see her again", "see him again", "see them again", "next visit", "booster",
-    ]
-
-    /// The first sentence with a cue that says when (an interval or a date), else the last one with a cue: "she
-    /// is here for a recheck" at the start of a visit is why she came, not when she comes back.
+    /// The first spoken return instruction with a time (ReturnInstruction). Nothing else becomes a follow-up.
     func followUp(_ sentences: [SourcedSentence]) -> ClinicalNote.FollowUp? {
-        let mentioned = sentences.compactMap(followUp(in:))
-        return mentioned.first { $0.intervalDays != nil || $0.date != nil } ?? mentioned.last
+        for sentence in sentences {
+            guard let (finding, clause) = ReturnInstruction.find(in: sentence.text),
+                case .timed(let days, let date, let weekday) = finding
+            else { continue }
+            var followUp = ClinicalNote.FollowUp(text: sentence.text, sources: sentence.sources)
+            followUp.intervalDays = days
+            followUp.date = date
+            followUp.weekday = weekday
+            followUp.reason = Self.reason(clause)
+            return followUp
+        }
+        return nil
     }
 
-    private func followUp(in sentence: SourcedSentence) -> ClinicalNote.FollowUp? {
-        let lower = sentence.text.lowercased()
-        guard Self.followUpCues.contains(where: lower.contains) else { return nil }
-        var followUp = ClinicalNote.FollowUp(text: sentence.text, sources: sentence.sources)
-        if let m = ClinicalText.firstMatch(#"\b(\d{4}-\d{2}-\d{2})\b"#, in: lower) {
-            followUp.date = m[1]
+    /// A return asked for without a time, when no timed one was said: the vet dates it or drops it.
+    func returnsWithoutTime(_ sentences: [SourcedSentence]) -> [ClinicalNote.Flag] {
+        guard followUp(sentences) == nil else { return [] }
+        return sentences.filter { ReturnInstruction.find(in: $0.text)?.finding == .untimed }.map { sentence in
+            .init(
+                kind: "return_without_time",
+                message: "\"\(sentence.text)\" asks for a return but says no time; add one or leave the follow-up empty",
+                sources: sentence.sources)
         }
-        // "in'" too: Whisper writes "recheck in two weeks" as "recheckin' two weeks" now and then.
-        if let m = ClinicalText.firstMatch(#"(?:\bin|in') (?:(\d{1,3})|a|an|one) (days?|weeks?|months?)\b"#, in: lower) {
-            let count = Int(m[1]) ?? 1
-            followUp.intervalDays = count * (m[2].hasPrefix("week") ? 7 : m[2].hasPrefix("month") ? 30 : 1)
-        } else if lower.contains("next week") {
-            followUp.intervalDays = 7
-        } else if lower.contains("tomorrow") {
-            followUp.intervalDays = 1
-        }
-        if let m = ClinicalText.firstMatch(#"\b(?:for|to check|to recheck|to look at)\s+(?:a |an |the |her |his |its )?([a-z][a-z '-]{2,60}?)(?:[.,;!?]|$)"#,
-                                            in: lower.replacingOccurrences(of: #"in (\d{1,3}|a|an|one) (days?|weeks?|months?)"#, with: "", options: .regularExpression))
+    }
+
+    /// What the return is for: "recheck in 2 weeks for her ears" → "her ears" less the article; "schedule the
+    /// dental" → "dental".
+    static func reason(_ lower: String) -> String? {
+        let withoutTime = lower.replacingOccurrences(
+            of: #"\b(?:in|within|after)\s+(?:about |around )?(\d{1,3}|a|an|one)\s+(?:days?|weeks?|months?|years?)"#,
+            with: "", options: .regularExpression)
+        if let m = ClinicalText.firstMatch(
+            #"\b(?:for|to check|to recheck|to look at)\s+(?:a |an |the |her |his |its |their )?([a-z][a-z '-]{2,60}?)(?:[.,;!?]|\s+(?:if|next|on|in)\b|$)"#,
+            in: withoutTime)
         {
-            followUp.reason = m[1].trimmingCharacters(in: .whitespaces)
+            return m[1].trimmingCharacters(in: .whitespaces)
         }
-        return followUp
+        if let m = ClinicalText.firstMatch(#"\b(?:schedule|book)\s+(?:a |an |the |her |his |its |their )?([a-z][a-z-]{2,30})\b"#, in: withoutTime),
+            !["her", "him", "them", "it", "a", "an", "the"].contains(m[1])
+        {
+            return m[1]
+        }
+        return nil
     }
 }

@@ -45,7 +45,10 @@ public struct ClinicalNote: Codable, Sendable, Equatable {
     }
 
     public struct Medication: Codable, Sendable, Equatable {
+        /// The generic name, whatever was said: "oclacitinib" for "Apoquel".
         public var name: String
+        /// The brand name when the vet said one ("Apoquel"), so the note shows both.
+        public var brand: String?
         public var dose: Double?
         public var doseMax: Double?
         /// `mg`, `mg/kg`, `ml`, `mcg`, `g`, `units`, `tablet`, `capsule`, `drop`; nil when none was said.
@@ -60,10 +63,16 @@ public struct ClinicalNote: Codable, Sendable, Equatable {
         /// Given once, in the clinic ("gave", "administered", an injection route): no frequency is expected.
         /// Only decides a flag; not part of the note's JSON.
         var givenInClinic = false
+        /// The words of an amount that could not be read ("60 to 0.5 mg"): flagged, and no dose is written.
+        /// Only decides a flag; not part of the note's JSON.
+        var unclearAmount: String?
 
         enum CodingKeys: String, CodingKey {
-            case name, dose, doseMax = "dose_max", unit, route, frequency, duration, sources
+            case name, brand, dose, doseMax = "dose_max", unit, route, frequency, duration, sources
         }
+
+        /// "oclacitinib (Apoquel)", or the generic name alone.
+        public var displayName: String { brand.map { "\(name) (\($0))" } ?? name }
     }
 
     public struct FollowUp: Codable, Sendable, Equatable {
@@ -71,16 +80,19 @@ public struct ClinicalNote: Codable, Sendable, Equatable {
         public var intervalDays: Int?
         /// `YYYY-MM-DD` when a date was said, else the visit day plus the interval (filled in by the server).
         public var date: String?
+        /// `friday` when the vet named a day of the week ("see her again on Friday"): the next such day after the
+        /// visit, which only the server can date.
+        public var weekday: String?
         public var reason: String?
         public var text: String
         public var sources: [SourceSpan]
 
-        enum CodingKeys: String, CodingKey { case intervalDays = "interval_days", date, reason, text, sources }
+        enum CodingKeys: String, CodingKey { case intervalDays = "interval_days", date, weekday, reason, text, sources }
     }
 
     /// Something a person must look at before approving; never a silent correction.
     public struct Flag: Codable, Sendable, Equatable {
-        /// `dose_without_unit`, `dose_out_of_range`, `uncertain_number`, `frequency_not_heard`.
+        /// `dose_without_unit`, `dose_out_of_range`, `uncertain_number`, `frequency_not_heard`, `return_without_time`.
         public var kind: String
         public var message: String
         public var sources: [SourceSpan]

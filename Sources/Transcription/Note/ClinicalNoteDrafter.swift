@@ -31,6 +31,14 @@ public struct ClinicalNoteDrafter: Sendable {
         let weightKg = vitals.weight.map { $0.unit == "kg" ? $0.value : $0.value * 0.453_592_37 } ?? petWeightKg
         var flags = Self.doseFlags(medications, weightKg: weightKg)
         flags += Self.frequenciesNotHeard(medications)
+        flags += medications.compactMap { med in
+            med.unclearAmount.map { words in
+                .init(kind: "dose_unclear", message: "\(med.displayName): the amount \"\(words)\" could not be read; listen before approving",
+                      sources: med.sources)
+            }
+        }
+        flags += extractor.negatedMedicationFlags(sentences)
+        flags += extractor.returnsWithoutTime(sentences)
         flags += Self.uncertainNumbers(segments, below: uncertainBelow)
         return ClinicalNote(
             template: template.key, templateVersion: template.version, sections: sections, vitals: vitals,
@@ -44,7 +52,7 @@ public struct ClinicalNoteDrafter: Sendable {
             guard let unit = med.unit else {
                 flags.append(.init(
                     kind: "dose_without_unit",
-                    message: "\(med.name): dose \(Self.format(dose)) has no unit (mg, ml, tablets?)", sources: med.sources))
+                    message: "\(med.displayName): dose \(Self.format(dose)) has no unit (mg, ml, tablets?)", sources: med.sources))
                 continue
             }
             for amount in [dose, med.doseMax].compactMap({ $0 }) {
@@ -54,7 +62,7 @@ public struct ClinicalNoteDrafter: Sendable {
                 let weightNote = unit == "mg/kg" ? "" : " for \(Self.format(weightKg ?? 0)) kg"
                 flags.append(.init(
                     kind: "dose_out_of_range",
-                    message: "\(med.name): \(Self.format(amount)) \(unit)\(weightNote) is \(Self.format(perKg)) mg/kg; "
+                    message: "\(med.displayName): \(Self.format(amount)) \(unit)\(weightNote) is \(Self.format(perKg)) mg/kg; "
                         + "the usual range is \(Self.format(usual.lowerBound))–\(Self.format(usual.upperBound)) mg/kg",
                     sources: med.sources))
                 break
@@ -73,7 +81,7 @@ public struct ClinicalNoteDrafter: Sendable {
                 .compactMap { $0 }.joined()
             return .init(
                 kind: "frequency_not_heard",
-                message: "\(med.name) \(amount): no frequency was heard (how often?); listen before approving",
+                message: "\(med.displayName) \(amount): no frequency was heard (how often?); listen before approving",
                 sources: med.sources)
         }
     }

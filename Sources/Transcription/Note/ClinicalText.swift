@@ -6,6 +6,13 @@ enum ClinicalText {
     static func normalize(_ text: String) -> String {
         var out = SpokenNumbers.normalize(
             text.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces))
+        // "sixty-two point five" written as "60 2.5": a ten followed by a single digit is one spoken number.
+        out = replace(#"\b([2-9]0) ([1-9](?:\.\d{1,3})?)\b(?!\s*(?:to|or|-)\s*\d)"#, in: out) { groups in
+            let sum = Double(groups[1])! + Double(groups[2])!
+            return sum == sum.rounded() ? String(Int(sum)) : String(sum)
+        }
+        // Whisper sometimes writes digits around a spoken "point": "4 point 5 kilograms".
+        out = replace(#"\b(\d{1,4}) point (\d{1,3})\b"#, in: out) { groups in groups[1] + "." + groups[2] }
         // "point five milliliters": SpokenNumbers only reads "point" after a number; here a unit must follow, so
         // "at this point two dogs" stays as it is.
         out = replace(#"\bpoint ((?:\d\s?){1,3})\s*(?=(?:ml|milliliters?|millilitres?|mg|milligrams?|cc|mcg|kg|kilos?|grams?|g)\b)"#,
@@ -45,6 +52,32 @@ enum ClinicalText {
                 return r.location == NSNotFound ? "" : ns.substring(with: r)
             }
         }
+    }
+
+    /// Every match's groups with the match's start (in UTF-16 units, to compare matches of one text).
+    static func matchesWithPositions(_ pattern: String, in text: String) -> [(position: Int, groups: [String])] {
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return [] }
+        let ns = text as NSString
+        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { match in
+            (match.range.location, (0..<match.numberOfRanges).map { i in
+                let r = match.range(at: i)
+                return r.location == NSNotFound ? "" : ns.substring(with: r)
+            })
+        }
+    }
+
+    /// The text cut at every match of `pattern` (the separators dropped), pieces trimmed, empty ones left out.
+    static func split(_ text: String, at pattern: String) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return [text] }
+        let ns = text as NSString
+        var pieces: [String] = []
+        var last = 0
+        for match in regex.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
+            pieces.append(ns.substring(with: NSRange(location: last, length: match.range.location - last)))
+            last = match.range.location + match.range.length
+        }
+        pieces.append(ns.substring(from: last))
+        return pieces.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     static func firstMatch(_ pattern: String, in text: String) -> [String]? { matches(pattern, in: text).first }

@@ -10,7 +10,7 @@ enum DoseRanges {
         "marbofloxacin": 2...5.5, "azithromycin": 5...10, "meloxicam": 0.05...0.2, "carprofen": 2...4.4,
         "robenacoxib": 1...2, "grapiprant": 2...2, "gabapentin": 5...20, "tramadol": 2...5,
         "buprenorphine": 0.01...0.03, "prednisolone": 0.5...2, "prednisone": 0.5...2, "dexamethasone": 0.05...0.5,
-        "apoquel": 0.4...0.6, "famotidine": 0.5...1, "omeprazole": 0.5...1.5, "maropitant": 1...2,
+        "oclacitinib": 0.4...0.6, "famotidine": 0.5...1, "omeprazole": 0.5...1.5, "maropitant": 1...2,
         "ondansetron": 0.1...1, "metoclopramide": 0.2...0.5, "furosemide": 1...4, "pimobendan": 0.2...0.3,
         "enalapril": 0.25...0.5, "benazepril": 0.25...0.5, "trazodone": 2...10, "phenobarbital": 2...5,
         "levetiracetam": 20...30, "diphenhydramine": 1...4, "fenbendazole": 50...50, "acepromazine": 0.01...0.05,

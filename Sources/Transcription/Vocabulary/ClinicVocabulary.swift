@@ -41,7 +41,7 @@ public struct ClinicVocabulary: Sendable {
 
     /// Every spoken form of every bundled drug, then the bundled veterinary terms.
     public static let bundled: ClinicVocabulary = {
-        let drugs = MedicationLexicon.bundled.entries.flatMap(\.forms)
+        let drugs = MedicationLexicon.bundled.entries.flatMap(\.spelledForms)
         let listed = TranscriptionResources.veterinaryTerms
             .flatMap { try? String(contentsOf: $0, encoding: .utf8) }
             .map(terms(inList:)) ?? []
@@ -66,6 +66,6 @@ public struct ClinicVocabulary: Sendable {
 
     public func corrector() -> VocabularyCorrector {
         VocabularyCorrector(
-            terms: terms, drugNames: MedicationLexicon.bundled.entries.flatMap(\.forms), ordinaryWords: Self.ordinaryWords)
+            terms: terms, drugNames: MedicationLexicon.bundled.entries.flatMap(\.spelledForms), ordinaryWords: Self.ordinaryWords)
     }
 }

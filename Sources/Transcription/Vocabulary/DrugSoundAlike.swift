@@ -117,7 +117,9 @@ struct DrugSoundAlike: Sendable {
             let lower = token.word.lowercased().filter(\.isLetter)
             if lower.isEmpty || drugs.values.contains(lower) { break }
             letters += lower
-            if !ordinaryWords.contains(lower) && !token.word.contains("'") { hasUnusualWord = true }
+            // A non-word of three letters ("pre" of "pre-check") is too little to go on: it would make
+            // "pre-check" Prozac.
+            if lower.count >= 4 && !ordinaryWords.contains(lower) && !token.word.contains("'") { hasUnusualWord = true }
             guard hasUnusualWord else { continue }
             let key = Self.key(letters)
             guard key.count >= Self.minimumKeyLength, let (drug, distance) = closestDrug(to: key) else { continue }
@@ -135,7 +137,7 @@ struct DrugSoundAlike: Sendable {
         return (found.count, found.drug)
     }
 
-    private func closestDrug(to key: String) -> (drug: String, distance: Int)? {
+    func closestDrug(to key: String) -> (drug: String, distance: Int)? {
         let limit = Self.allowedEdits(forKeyLength: key.count)
         var best: (drug: String, distance: Int)?
         var tie = false

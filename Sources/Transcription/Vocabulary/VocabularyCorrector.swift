@@ -21,6 +21,8 @@ public struct VocabularyCorrector: Sendable {
     private let ordinaryWords: Set<String>?
     /// The second pass over drug names (`DrugSoundAlike`); nil without a word list or drug names.
     private let soundAlike: DrugSoundAlike?
+    /// Words glued onto a drug name ("starcarprofen"); nil without a word list or drug names.
+    private let glued: GluedDrugNames?
 
     /// `terms` may hold phrases; each of their words of 5 letters or more becomes a target. `drugNames` are also
     /// matched by sound, over up to three words.
@@ -35,6 +37,7 @@ public struct VocabularyCorrector: Sendable {
         self.termsByInitial = Dictionary(grouping: spelled.keys) { $0.first! }
         self.ordinaryWords = ordinaryWords
         soundAlike = ordinaryWords.flatMap { drugNames.isEmpty ? nil : DrugSoundAlike(drugNames: drugNames, ordinaryWords: $0) }
+        glued = ordinaryWords.flatMap { drugNames.isEmpty ? nil : GluedDrugNames(drugForms: drugNames, ordinaryWords: $0) }
     }
 
     static let minimumLength = 5
@@ -52,8 +55,9 @@ public struct VocabularyCorrector: Sendable {
         var word = ""
         func flush() {
             guard !word.isEmpty else { return }
-            if let term = replacement(for: word, ordinaryWords: ordinaryWords) {
-                let written = Self.matchingCase(of: word, term)
+            if let written = replacement(for: word, ordinaryWords: ordinaryWords).map({ Self.matchingCase(of: word, $0) })
+                ?? glued?.split(word)
+            {
                 output += written
                 let correction = Correction(heard: word, written: written)
                 if !corrections.contains(correction) { corrections.append(correction) }

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+@testable import Transcription
+
+/// Medications need a drug of the lexicon; brands map to the drug and keep their name; a negated drug is not a
+/// medication; decimals survive (issue 27).
+@Suite("Medications and numbers: nothing invented, nothing lost")
+struct MedicationRulesTests {
+    func note(_ sentences: String...) throws -> ClinicalNote {
+        let segments = sentences.enumerated().map { index, text in
+            TranscriptSegment(start: Double(index * 5), end: Double(index * 5 + 4), text: text)
+        }
+        return try #require(ClinicalNoteDrafter().draft(segments, template: ClinicalNoteDrafterTests.soap))
+    }
+
+    @Test(arguments: [
+        ("Start Apoquel 5.4 milligrams twice daily.", "oclacitinib", "Apoquel"),
+        ("Send home Rimadyl 75 milligrams twice daily.", "carprofen", "Rimadyl"),
+        ("Metacam 1.5 milliliters once daily.", "meloxicam", "Metacam"),
+        ("We gave Cerenia 0.8 milliliters under the skin.", "maropitant", "Cerenia"),
+        ("We gave a Convenia injection, 1 milliliter under the skin.", "cefovecin", "Convenia"),
+        ("Clavamox 62.5 milligrams twice daily for 10 days.", "amoxicillin-clavulanate", "Clavamox"),
+        ("Baytril 68 milligrams once daily.", "enrofloxacin", "Baytril"),
+        ("Give one Simparica chew once a month.", "sarolaner", "Simparica"),
+        ("NexGard once a month.", "afoxolaner", "NexGard"),
+        ("Bravecto every three months.", "fluralaner", "Bravecto"),
+        ("Galliprant 60 milligrams once daily.", "grapiprant", "Galliprant"),
+        ("Neurontin 100 milligrams twice daily.", "gabapentin", "Neurontin"),
+    ])
+    func aBrandNameIsTheDrugAndKeepsItsName(_ said: String, _ generic: String, _ brand: String) throws {
+        let meds = try note(said).medications
+        #expect(meds.map(\.name) == [generic])
+        #expect(meds.first?.brand == brand)
+        #expect(meds.first?.displayName == "\(generic) (\(brand))")
+    }
+
+    @Test func aGenericNameHasNoBrand() throws {
+        let meds = try note("Start carprofen 75 milligrams twice daily.").medications
+        #expect(meds.map(\.name) == ["carprofen"] && meds.first?.brand == nil)
+    }
+
+    @Test(arguments: [
+        "She is eating well and playing normally.",
+        "The owner gives her a joint supplement with fish oil.",
+        "Start her on the new food twice daily.",
+        "Give two tablets of the chews twice daily.",
+    ])
+    func noDrugOfTheLexiconNoMedication(_ said: String) throws {
+        #expect(try note(said).medications.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("We will not start carprofen today.", "will not"),
+        ("No more Rimadyl.", "no"),
+        ("Stop the meloxicam.", "stop"),
+        ("She is allergic to amoxicillin.", "allergic to"),
+        ("The owner declined the Convenia injection.", "declined"),
+    ])
+    func aNegatedDrugIsFlaggedNotListed(_ said: String, _ negation: String) throws {
+        let drafted = try note(said)
+        #expect(drafted.medications.isEmpty)
+        #expect(drafted.flags.map(\.kind) == ["medication_negated"])
+        #expect(drafted.flags.first?.message.contains("\"\(negation)\"") == true)
+    }
+
+    @Test func aNegationAboutSomethingElseLeavesTheDrug() throws {
+        let drafted = try note(
+            "No vomiting, no diarrhea.", "She is not eating so give maropitant 16 milligrams once daily.")
+        #expect(drafted.medications.map(\.name) == ["maropitant"])
+        #expect(drafted.flags.isEmpty)
+    }
+
+    @Test func noVomitingIsNotAComplaintOrAFinding() throws {
+        let drafted = try note("No vomiting or diarrhea at home.", "Heart and lungs sound normal.")
+        #expect(drafted.medications.isEmpty && drafted.vitals.isEmpty && drafted.followUp == nil)
+        #expect(drafted.flags.isEmpty)
+    }
+
+    @Test func twoDrugsInOneSentenceEachKeepTheirDose() throws {
+        let meds = try note("Start doxycycline 100 milligrams twice daily and Cerenia 24 milligrams once daily.").medications
+        #expect(meds.map(\.name) == ["doxycycline", "maropitant"])
+        #expect(meds.map(\.dose) == [100, 24])
+        #expect(meds.map(\.frequency) == ["twice daily", "once daily"])
+    }
+
+    @Test(arguments: [
+        ("Weight 4.5 kilograms.", 4.5),
+        ("Weight four point five kilograms.", 4.5),
+        ("She weighs 4 point 5 kilograms.", 4.5),
+        ("Weight is twenty two point three kilograms.", 22.3),
+    ])
+    func aDecimalWeightKeepsItsDecimals(_ said: String, _ kilograms: Double) throws {
+        let weight = try #require(try note(said).vitals.weight)
+        #expect(weight.value == kilograms && weight.unit == "kg")
+    }
+
+    @Test func aDecimalDoseKeepsItsDecimals() throws {
+        let meds = try note("Clavamox sixty two point five milligrams twice daily.").medications
+        #expect(meds.first?.dose == 62.5 && meds.first?.unit == "mg")
+        let written = try note("Clavamox 62.5 milligrams twice daily.").medications
+        #expect(written.first?.dose == 62.5)
+    }
+
+    @Test(arguments: [
+        "Heart rate normal, lungs clear.",
+        "Her weight is stable.",
+        "Temperature is normal.",
+        "Heart rate good, 2 milligrams of dexamethasone given.",
+    ])
+    func aVitalNeedsAMeasurementSaidAloud(_ said: String) throws {
+        let vitals = try note(said).vitals
+        #expect(vitals.heartRate == nil && vitals.weight == nil && vitals.temperature == nil)
+    }
+
+    @Test func aMisheardNextDrugLendsItsDoseToNoOne() throws {
+        // Festival/espeak-ng recordings: amoxicillin heard as "Oh, mama, sisillin", Clavamox as "live on ox".
+        let given = try note("We gave buprenorphine 0.1 milliliters today, and Oh, mama, sisillin 50 milligrams, twice daily.")
+        #expect(given.medications.map(\.name) == ["buprenorphine"])
+        #expect(given.medications.first?.dose == 0.1 && given.medications.first?.frequency == nil)
+        let monthly = try note("Start Solensia once a month and live on ox 62.5 milligrams twice daily.")
+        #expect(monthly.medications.first?.dose == nil && monthly.medications.first?.unit == nil)
+        #expect(monthly.medications.first?.frequency == "once a month")
+    }
+
+    @Test func aDoseKeepsItsUnitAcrossAComma() throws {
+        let meds = try note("Metacam one, milliliter once daily.").medications
+        #expect(meds.first?.dose == 1 && meds.first?.unit == "ml")
+    }
+
+    @Test func aSpokenTensAndUnitsWrittenApartIsOneNumber() throws {
+        // "sixty-two point five" as Whisper wrote it for Festival's voice.
+        let meds = try note("Clavamox 60 2.5 mg twice daily.").medications
+        #expect(meds.first?.dose == 62.5)
+        // A range stays a range.
+        #expect(try note("Carprofen 20 to 25 milligrams twice daily.").medications.first?.doseMax == 25)
+    }
+
+    @Test func aRangeThatRunsBackwardsIsFlaggedNotWritten() throws {
+        let drafted = try note("Clavamox 60 to 0.5 mg twice daily.")
+        #expect(drafted.medications.first?.dose == nil && drafted.medications.first?.frequency == "twice daily")
+        #expect(drafted.flags.map(\.kind) == ["dose_unclear"])
+    }
+
+    @Test func aBareDailyAfterAMisheardWordIsNoFrequency() throws {
+        // "twice daily" heard as "wise daily": not once daily.
+        let misheard = try note("Start doxycycline 100 milligrams wise daily.")
+        #expect(misheard.medications.first?.frequency == nil)
+        #expect(misheard.flags.map(\.kind) == ["frequency_not_heard"])
+        #expect(try note("Give famotidine 10 milligrams daily.").medications.first?.frequency == "once daily")
+        // "once daily" written as "one daily" (flite slt): one a day either way.
+        #expect(try note("Start enrofloxacin 68 milligrams one daily.").medications.first?.frequency == "once daily")
+    }
+
+    @Test func aDrugNameWithNothingSaidAboutItIsFlaggedNotListed() throws {
+        // espeak-ng's "once daily" heard as "Unsailied", which the sound-alike pass made "Insulin".
+        let drafted = try note("Start Galliprant 60 milligrams, Insulin.")
+        #expect(drafted.medications.map(\.name) == ["grapiprant"])
+        #expect(drafted.flags.map(\.kind).contains("medication_unclear"))
+        // A verb of giving, a dose or a frequency is enough.
+        #expect(try note("Give Bravecto.").medications.map(\.name) == ["fluralaner"])
+        #expect(try note("Cerenia as needed.").medications.map(\.name) == ["maropitant"])
+    }
+}
