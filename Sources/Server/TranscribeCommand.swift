@@ -28,6 +28,7 @@ struct TranscribeCommand: AsyncCommand {
         var model: String
         var durationSeconds: Double
         var realTimeFactor: Double
+        /// The API's draft `summary`, written from the note as the worker's result is.
         var draftSummary: String?
         var clinicalNote: ClinicalNote?
     }
@@ -69,7 +70,8 @@ struct TranscribeCommand: AsyncCommand {
             text: t.text, heardText: outcome.heardText, segments: t.segments,
             corrections: outcome.corrections.map { ["heard": $0.heard, "written": $0.written] },
             engine: t.engine, model: t.model, durationSeconds: t.durationSeconds,
-            realTimeFactor: outcome.realTimeFactor, draftSummary: outcome.draftSummary,
+            realTimeFactor: outcome.realTimeFactor,
+            draftSummary: try outcome.clinicalNote.map { try JSONEncoder().encode($0) }.flatMap(NoteSummaryText.render),
             clinicalNote: outcome.clinicalNote))
         print(String(decoding: data, as: UTF8.self))
     }

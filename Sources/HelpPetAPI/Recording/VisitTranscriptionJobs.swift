@@ -32,7 +32,8 @@ public enum VisitTranscriptionJobs {
         public var audioDurationSeconds: Double
         public var realTimeFactor: Double
         public var completedAt: Date
-        /// Written when the visit has no summary or only a draft one.
+        /// Written when the visit has no summary or only a draft one, and only when there is no `clinicalNote`: a
+        /// note's summary is written from the note (`NoteSummaryText`).
         public var draftSummary: String?
         /// `[{heard, written}]`: words the clinic-vocabulary corrector rewrote, so a reviewer can check them.
         public var vocabularyCorrections: [JSONValue] = []
@@ -125,8 +126,11 @@ public enum VisitTranscriptionJobs {
             var summary = visit.summary
             let isDraft = visit.metadata["summary_status"] == .string("draft")
             if (visit.summary ?? "").isEmpty || isDraft {
-                summary = result.draftSummary
-                if result.draftSummary != nil {
+                // One note: the summary is written from the drafted note, not from a second reading of the text.
+                let draft = result.clinicalNote.flatMap { ClinicalNoteView(["clinical_note": $0]) }
+                    .flatMap(NoteSummaryText.render) ?? result.draftSummary
+                summary = draft
+                if draft != nil {
                     patch.set["summary_status"] = .string("draft")
                 } else {
                     patch.remove.insert("summary_status")

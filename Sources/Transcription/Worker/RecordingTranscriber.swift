@@ -63,7 +63,8 @@ public struct RecordingTranscriber: Sendable {
         let note = ClinicalNoteDrafter(lexicon: drafter.lexicon).draft(
             transcript.segments, template: noteTemplate, petWeightKg: petWeightKg)
         return TranscriptionOutcome(
-            transcript: transcript, draftSummary: drafter.summary(of: transcript.text), clinicalNote: note,
+            // The API writes the summary from the note; no second extraction of the transcript here.
+            transcript: transcript, draftSummary: nil, clinicalNote: note,
             corrections: corrections,
             heardText: heard.text, realTimeFactor: (rtf * 1000).rounded() / 1000, completedAt: clock.now())
     }
