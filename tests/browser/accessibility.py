@@ -45,8 +45,13 @@ def violations(driver, context=None) -> list[dict]:
     raw = driver.execute_async_script(
         """
         const done = arguments[arguments.length - 1];
-        axe.run(arguments[0] || document, {runOnly: {type: 'tag', values: arguments[1]}, resultTypes: ['violations']})
-           .then(result => done(JSON.stringify(result.violations)), error => done(JSON.stringify({error: String(error)})));
+        // A fading toast measured halfway through its transition has a blended colour no reader ever sees
+        // for long: wait for the finite animations and transitions to settle, then audit what stays on screen.
+        const settling = document.getAnimations()
+          .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+          .map(a => a.finished.catch(() => null));
+        Promise.all(settling).then(() => axe.run(arguments[0] || document, {runOnly: {type: 'tag', values: arguments[1]}, resultTypes: ['violations']})
+           .then(result => done(JSON.stringify(result.violations)), error => done(JSON.stringify({error: String(error)}))));
         """, context, WCAG_TAGS)
     parsed = json.loads(raw)
     if isinstance(parsed, dict):
