@@ -114,7 +114,7 @@ struct HelpPetTranscriptionTarget: TranscriptionJobTarget {
         var result = VisitTranscriptionJobs.Result(
             fullText: t.text, segments: segments, engine: t.engine, model: t.model, language: t.language,
             audioDurationSeconds: (t.durationSeconds * 1000).rounded() / 1000, realTimeFactor: outcome.realTimeFactor,
-            completedAt: outcome.completedAt, draftSummary: outcome.draftSummary)
+            completedAt: outcome.completedAt, draftSummary: nil)
         if let note = outcome.clinicalNote {
             result.clinicalNote = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(note))
         }

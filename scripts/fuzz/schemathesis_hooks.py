@@ -73,6 +73,11 @@ CONTRACT_REJECTIONS: list[tuple[str, str, str]] = [
      r"^timezone must be an IANA time zone name such as America/Los_Angeles$", "§1.6"),
     (r"^GET /api/v1/visit-transcripts/appointments/\{appointment_id\}/visits$",
      r"^Pet [0-9a-f-]{36} is not associated with appointment [0-9a-f-]{36}$", "§4.9"),
+    # The note correction (docs/scribe.md): rules across fields, and the note's own section keys (stored data).
+    (r"^PUT /api/v1/visit-transcripts/\{visit_id\}/note$",
+     r"^(medications\[\d+\]\.dose_max (needs a dose|must be greater than dose)"
+     r"|follow_up needs interval_days, date or weekday \(or null for no follow-up\)"
+     r"|Unknown note section: '.*'\. Allowed: .*|This note has no sections to correct)$", "docs/scribe.md"),
     # --- AutoDetail Hub (shared/contracts/autodetail-api.md) ---
     # §6: a start that is not a free slot of the studio's schedule (working hours, step, lead time, window).
     (r"^POST /api/(admin|client)/appointments$", r"^Invalid time slot$", "§6"),

@@ -18,6 +18,34 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let i): return Double(i)
+        case .number(let d): return d
+        default: return nil
+        }
+    }
+
+    /// The same value with every integer written as a number, so `75` read from storage equals `75.0` from a request.
+    public var numbersAsDoubles: JSONValue {
+        switch self {
+        case .integer(let i): return .number(Double(i))
+        case .array(let a): return .array(a.map(\.numbersAsDoubles))
+        case .object(let o): return .object(o.mapValues(\.numbersAsDoubles))
+        default: return self
+        }
+    }
+
     /// The JSON type name used in `{field} must be a ...` messages.
     public var typeName: String {
         switch self {

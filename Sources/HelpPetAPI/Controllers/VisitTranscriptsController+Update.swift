@@ -67,11 +67,14 @@ extension VisitTranscriptsController {
                 try NoteApproval.requireNotApproved(current, newSummary: change.summary.applied(to: current.summary))
                 // Re-sending the approved text keeps the first approval (who and when).
                 if !NoteApproval.isApproved(current.metadata) {
-                    patch.set.merge(NoteApproval.approvalKeys(by: caller.id, at: now)) { _, new in new }
+                    let approved = change.summary.applied(to: current.summary)
+                    let source = NoteApproval.source(ofApproved: approved, metadata: current.metadata)
+                    patch.set.merge(NoteApproval.approvalKeys(by: caller.id, at: now, from: source)) { _, new in new }
                     // The approved note's follow-up goes into the pet's medical records, in this transaction.
-                    try await ApprovedNoteFollowUp.record(
-                        visit: current, summary: change.summary.applied(to: current.summary), approvedBy: caller.id,
-                        now: now, on: db)
+                    if source == .note {
+                        try await ApprovedNoteFollowUp.record(
+                            visit: current, summary: approved, approvedBy: caller.id, now: now, on: db)
+                    }
                 }
             }
             let state = change.state ?? current.state

@@ -13,6 +13,7 @@ struct VisitTranscriptsController: RouteCollection {
         visits.get("appointments", ":appointment_id", "visits", use: listForAppointment)
         visits.get(":visit_id", use: show)
         visits.put(":visit_id", use: update)
+        visits.put(":visit_id", "note", use: correctNote)
     }
 
     @Sendable func listForPet(req: Request) async throws -> Response {

@@ -91,6 +91,7 @@ package struct ClinicalNoteView: Decodable, Sendable {
 
     static let assessmentKeys: Set<String> = ["assessment", "findings", "procedure"]
     static let planKeys: Set<String> = ["plan", "home_care", "post_op"]
+    static let examinationKeys: Set<String> = ["objective", "oral_exam", "anaesthesia_exam"]
 
     /// The calendar day the follow-up falls on: the date said, else the visit's day in the practice's zone plus the
     /// interval.

@@ -20,7 +20,8 @@ extension DischargeInstructions {
         var approvedAt: String?
         if case .string(let at)? = visit.metadata["summary_approved_at"] { approvedAt = at }
         let instructions = DischargeInstructions(
-            note: ClinicalNoteView(visit.metadata), summary: visit.summary, petName: pet.name,
+            note: NoteApproval.approvedSource(visit.metadata) == .note ? ClinicalNoteView(visit.metadata) : nil,
+            summary: visit.summary, petName: pet.name,
             practiceName: practice.name, visitDate: visit.visitDate, zone: practice.timeZone, approvedAt: approvedAt,
             addenda: addenda)
         return (visit, instructions)

@@ -1,7 +1,8 @@
 import AppCore
 import Foundation
 
-/// What the owner takes home after a visit (issue 18): from the APPROVED note only, in plain language: what was
+/// What the owner takes home after a visit: from the APPROVED note only (`note` is nil when the vet approved a text
+/// of their own instead of the drafted note), in plain language: what was
 /// found, each medication with how and how long to give it, when to come back, what to watch for, and the vet's later
 /// addenda. Deterministic: the same note gives the same words, so what a vet approved is what the owner reads.
 package struct DischargeInstructions: Sendable, Equatable {
@@ -41,8 +42,15 @@ package struct DischargeInstructions: Sendable, Equatable {
         self.practiceName = practiceName
         visitDay = LocalDay.day(containing: visitDate, in: zone).description
         self.approvedAt = approvedAt
-        let assessment = note?.text(ofSections: ClinicalNoteView.assessmentKeys)
-        found = assessment.map { [$0] } ?? summary.map { [$0] } ?? []
+        // From the approved note: its assessment, else its examination. A note approved as the vet's own text
+        // (no structured note behind it) is that text, word for word.
+        if let note {
+            let assessment = note.text(ofSections: ClinicalNoteView.assessmentKeys)
+                ?? note.text(ofSections: ClinicalNoteView.examinationKeys)
+            found = assessment.map { [$0] } ?? []
+        } else {
+            found = summary.map { [$0] } ?? []
+        }
         let meds = note?.medications ?? []
         medications = meds.map { Medication(name: $0.displayName, instructions: Self.instructions(for: $0)) }
         comeBack = note.flatMap { note in

@@ -11,6 +11,8 @@ enum DraftSummaries {
     static func hidden(in metadata: [String: JSONValue]) -> [String: JSONValue] {
         var shown = metadata
         if isDraft(metadata), metadata["clinical_note"] != nil { shown["clinical_note"] = .null }
+        // The vet's corrections (with the draft's wrong values) are the practice's working record, not the owner's.
+        shown["note_corrections"] = nil
         guard case .array(let entries)? = metadata["previous_recordings"] else { return shown }
         shown["previous_recordings"] = .array(entries.map { entry in
             guard case .object(var fields) = entry, isDraft(fields) else { return entry }

@@ -18,6 +18,16 @@ enum NoteApproval {
                 + "POST /api/v1/visit-transcripts/\(visit.id!.lowercased)/addenda")
     }
 
+    /// A drafted note may be corrected until it is approved, and not while the worker is writing a new one.
+    static func requireCorrectable(_ visit: Visit) throws {
+        if isApproved(visit.metadata) {
+            throw APIError.conflict(
+                "The note is approved and can no longer be changed. Add an addendum with "
+                    + "POST /api/v1/visit-transcripts/\(visit.id!.lowercased)/addenda")
+        }
+        if visit.state == .processing { throw APIError.conflict("Transcription in progress") }
+    }
+
     /// The transcript is the evidence the approved note was made from, so it is locked with the note. Sending the
     /// same text again changes nothing and is allowed; staff who need a new reading transcribe the recording again
     /// (`POST …/transcribe`), which keeps the approved transcript in `previous_transcripts`.
@@ -43,8 +53,30 @@ enum NoteApproval {
         return .array(entries)
     }
 
-    static func approvalKeys(by userID: UUID, at now: Date) -> [String: JSONValue] {
+    /// What an approval approved: the drafted note (the summary sent is the note's own rendering, as the console and
+    /// an app that sends the draft back do), or a text the vet wrote instead, which then is the whole approved note.
+    enum Source: String, Sendable {
+        case note, text
+    }
+
+    static func source(ofApproved summary: String?, metadata: [String: JSONValue]) -> Source {
+        guard let note = ClinicalNoteView(metadata), let summary,
+            summary.trimmingCharacters(in: .whitespacesAndNewlines)
+                == (NoteSummaryText.render(note) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        else { return .text }
+        return .note
+    }
+
+    /// Notes approved before `summary_approved_from` existed were approved from their note.
+    static func approvedSource(_ metadata: [String: JSONValue]) -> Source {
+        guard case .string(let raw)? = metadata["summary_approved_from"], let source = Source(rawValue: raw) else {
+            return ClinicalNoteView(metadata) == nil ? .text : .note
+        }
+        return source
+    }
+
+    static func approvalKeys(by userID: UUID, at now: Date, from source: Source) -> [String: JSONValue] {
         ["summary_status": .string("approved"), "summary_approved_by": .string(userID.lowercased),
-         "summary_approved_at": .string(WireTime.format(now))]
+         "summary_approved_at": .string(WireTime.format(now)), "summary_approved_from": .string(source.rawValue)]
     }
 }

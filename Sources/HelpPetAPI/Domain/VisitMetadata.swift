@@ -16,6 +16,8 @@ enum VisitMetadata {
         "transcription_note", "vocabulary_corrections", "transcription_progress",
         // Issue 18: who approved the note, and when (NoteApproval); the worker's sectioned note (ClinicalNoteView).
         "summary_approved_by", "summary_approved_at", "clinical_note",
+        // Whether the drafted note or a text of the vet's own was approved; the vet's corrections of the draft.
+        "summary_approved_from", "note_corrections",
         // The transcripts an approved note was made from, kept when the recording is transcribed again.
         "previous_transcripts",
         // Issue 15: who confirmed the owner's agreement to recording, and when (RecordingConsent).

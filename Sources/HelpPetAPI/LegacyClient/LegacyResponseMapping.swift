@@ -32,7 +32,3 @@ enum LegacyResponseMapping {
         body.range(of: Data("\"medications\"".utf8)) != nil || body.range(of: Data("\"role\"".utf8)) != nil
     }
 }
-
-extension JSONValue {
-    var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
-}

@@ -1,6 +1,6 @@
 // The visit page: plays the recording through a playback URL from the API, seeks when a transcript segment is
 // clicked (and marks the segment being heard), re-transcribes, and reloads itself once a pending transcript lands.
-import { api, toast } from "./console.js";
+import { api, registerShape, toast } from "./console.js";
 
 const visit = document.getElementById("visit");
 const player = document.getElementById("visit-player");
@@ -94,3 +94,37 @@ if (visit) {
   loadAudio();
   if (visit.dataset.state === "processing" || visit.dataset.state === "new") follow();
 }
+
+// "Correct the note": the form's fields become the JSON of PUT …/note (NoteCorrectionForm). Every vital is sent
+// (empty = not measured, null), the medication list whole (rows without a drug are left out), the follow-up as
+// null when no time is given.
+registerShape("clinical-note", (_, form) => {
+  const part = (root, name) => root.querySelector(`[data-part="${name}"]`)?.value.trim() ?? "";
+  const note = { sections: {}, vitals: {}, medications: [] };
+  for (const area of form.querySelectorAll("[data-section-key]")) note.sections[area.dataset.sectionKey] = area.value;
+  for (const row of form.querySelectorAll("[data-vital]")) {
+    const value = part(row, "value");
+    note.vitals[row.dataset.vital] = value === "" ? null : { value: Number(value), unit: part(row, "unit") };
+  }
+  for (const row of form.querySelectorAll("[data-medication]")) {
+    if (!part(row, "name")) continue;
+    const medication = { name: part(row, "name") };
+    for (const name of ["brand", "unit", "route", "frequency", "duration"]) {
+      if (part(row, name)) medication[name] = part(row, name);
+    }
+    for (const name of ["dose", "dose_max"]) if (part(row, name)) medication[name] = Number(part(row, name));
+    note.medications.push(medication);
+  }
+  const followUp = form.querySelector("[data-follow-up]");
+  const days = part(followUp, "interval_days"), weekday = part(followUp, "weekday"), date = part(followUp, "date");
+  if (!days && !weekday && !date) {
+    note.follow_up = null;
+  } else {
+    note.follow_up = {};
+    if (days) note.follow_up.interval_days = Number.parseInt(days, 10);
+    if (weekday) note.follow_up.weekday = weekday;
+    if (date) note.follow_up.date = date;
+    for (const name of ["reason", "text"]) if (part(followUp, name)) note.follow_up[name] = part(followUp, name);
+  }
+  return note;
+});

@@ -65,7 +65,7 @@ struct ClinicalNoteSection {
                     .thead(.tr(.th("Drug"), .th("Dose"), .th("Route"), .th("How often"), .th("How long"))),
                     .tbody(.forEach(medications) { med in
                         .tr(.attr("data-drug", med.name),
-                            .td(.safeText(med.name)),
+                            .td(.safeText(med.displayName)),
                             .td(.safeText(ClinicalNoteView.amount(med.dose, med.dose_max, med.unit) ?? "—")),
                             .td(.safeText(med.route ?? "—")), .td(.safeText(med.frequency ?? "—")),
                             .td(.safeText(med.duration ?? "—")))
@@ -105,6 +105,7 @@ struct ClinicalNoteSection {
         case "dose_out_of_range": "Unusual dose"
         case "uncertain_number": "Unsure number"
         case "frequency_not_heard": "No frequency"
+        case "sentence_disagrees": "Note disagrees"
         default: kind.replacingOccurrences(of: "_", with: " ")
         }
     }

@@ -55,14 +55,49 @@ struct VisitView {
                 ("Source", detail.source == "manual" ? "Written notes" : "Recording"),
             ])),
             audioSection(),
-            .unwrap(detail.note) { note in
-                ClinicalNoteSection(note: note, hasAudio: detail.hasAudio, approved: detail.summaryStatus == "approved")
-                    .render()
-            },
+            .unwrap(detail.note, { note in
+                .group(
+                    ClinicalNoteSection(note: note, hasAudio: detail.hasAudio, approved: isApproved).render(),
+                    noteActions(note))
+            }, else: .empty),
             transcriptSection(),
-            summarySection(),
+            // A visit without a drafted note (written notes, or a recording from before notes) is approved as text.
+            .if(detail.note == nil, summarySection()),
             metadataSection()
         )
+    }
+
+    private var isApproved: Bool { detail.summaryStatus == "approved" }
+
+    /// Under the drafted note: its correction history, then either "Correct the note" and "Approve this note", or,
+    /// once approved, the approval and its addenda. What is approved is the note as shown, nothing else.
+    private func noteActions(_ note: ClinicalNoteView) -> Node<HTML.BodyContext> {
+        .section(
+            .class("card"), .attr("aria-labelledby", "note-review-title"),
+            .h2(.id("note-review-title"), .text(isApproved ? "Approved note" : "Review and approve")),
+            correctionHistory(),
+            isApproved ? approvedNote() : .if(detail.state == "processed", .group(
+                NoteCorrectionForm(note: note, visitID: id, then: context.path("/visits/\(id)")).render(),
+                PageParts.apiForm("PUT", "/api/v1/visit-transcripts/\(id)", then: context.path("/visits/\(id)"), [
+                    .input(.type(.hidden), .name("summary"), .value(detail.summary ?? "")),
+                    .p(.class("muted"), .text(
+                        "Approving sends this note, as shown above, to the owner's pages and discharge instructions. "
+                            + "Once approved it cannot change; corrections become addenda.")),
+                ], submit: "Approve this note")))
+        )
+    }
+
+    /// Who corrected what in the drafted note (`metadata.note_corrections`), oldest first.
+    private func correctionHistory() -> Node<HTML.BodyContext> {
+        guard case .array(let entries)? = detail.metadata["note_corrections"], !entries.isEmpty else { return .empty }
+        return .tag("details", .class("note-history"),
+            .tag("summary", .safeText("Corrected \(entries.count) time\(entries.count == 1 ? "" : "s")")),
+            .ol(.forEach(entries) { entry in
+                let object = entry.objectValue ?? [:]
+                let at = object["corrected_at"]?.stringValue.flatMap { try? WireTime.parseInputDateTime($0, field: "at") }
+                let fields = (object["changes"]?.arrayValue ?? []).compactMap { $0.objectValue?["field"]?.stringValue }
+                return .li(.safeText((at.map { clock.dateTime($0) + ": " } ?? "") + fields.joined(separator: ", ")))
+            }))
     }
 
     private var tone: String {

@@ -136,7 +136,7 @@ struct ClinicalExtractor: Sendable {
             var hits: [(entry: MedicationLexicon.Entry, form: String, range: Range<String.Index>)] = []
             for entry in lexicon.entries {
                 if let (form, range) = entry.forms.lazy.compactMap({ form in
-                    SummaryDrafter.wordRange(of: form, in: lower).map { (form, $0) }
+                    ClinicalText.wordRange(of: form, in: lower).map { (form, $0) }
                 }).first {
                     hits.append((entry, form, range))
                 }

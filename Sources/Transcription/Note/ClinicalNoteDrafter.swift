@@ -20,7 +20,7 @@ public struct ClinicalNoteDrafter: Sendable {
         let extractor = ClinicalExtractor(lexicon: lexicon)
         let names = lexicon.entries.flatMap(\.forms)
         let roles = SentenceRoles.roles(of: sentences.map(\.text)) { lower in
-            names.contains { SummaryDrafter.wordRange(of: $0, in: lower) != nil }
+            names.contains { ClinicalText.wordRange(of: $0, in: lower) != nil }
         }
         var sections = template.sections.map { ClinicalNote.Section(key: $0.key, title: $0.title, sentences: []) }
         for (sentence, role) in zip(sentences, roles) {

@@ -81,4 +81,17 @@ enum ClinicalText {
     }
 
     static func firstMatch(_ pattern: String, in text: String) -> [String]? { matches(pattern, in: text).first }
+
+    /// The first occurrence of `word` in `text` that stands as a whole word (no letter or digit on either side).
+    static func wordRange(of word: String, in text: String) -> Range<String.Index>? {
+        var searchStart = text.startIndex
+        while let r = text.range(of: word, range: searchStart..<text.endIndex) {
+            let before = r.lowerBound == text.startIndex ? nil : text[text.index(before: r.lowerBound)]
+            let after = r.upperBound == text.endIndex ? nil : text[r.upperBound]
+            let isBoundary: (Character?) -> Bool = { c in c.map { !$0.isLetter && !$0.isNumber } ?? true }
+            if isBoundary(before) && isBoundary(after) { return r }
+            searchStart = r.upperBound
+        }
+        return nil
+    }
 }

@@ -2,22 +2,23 @@ import AppCore
 import Foundation
 
 /// One recording on disk → a finished transcription: ffmpeg → engine (with the clinic's decoder hints) → clinic
-/// vocabulary corrector → draft summary and clinical note. What the worker does after downloading a job's object, and what
+/// vocabulary corrector → clinical note (the one draft;
+/// the API renders the summary text from it). What the worker does after downloading a job's object, and what
 /// `server transcribe` does for a file (the benchmark measures this exact path).
 public struct RecordingTranscriber: Sendable {
     public let recognizer: any SpeechRecognizer
     public let preparation: AudioPreparation
-    public let drafter: SummaryDrafter
+    public let lexicon: MedicationLexicon
     public let vocabulary: ClinicVocabulary
     public let clock: any AppClock
 
     public init(
-        recognizer: any SpeechRecognizer, preparation: AudioPreparation, drafter: SummaryDrafter = SummaryDrafter(),
+        recognizer: any SpeechRecognizer, preparation: AudioPreparation, lexicon: MedicationLexicon = .bundled,
         vocabulary: ClinicVocabulary = .bundled, clock: any AppClock
     ) {
         self.recognizer = recognizer
         self.preparation = preparation
-        self.drafter = drafter
+        self.lexicon = lexicon
         self.vocabulary = vocabulary
         self.clock = clock
     }
@@ -34,7 +35,7 @@ public struct RecordingTranscriber: Sendable {
         try? FileManager.default.removeItem(at: source)
         try Task.checkCancellation()
         let started = Date()
-        let hints = DecoderHints(prompt: drafter.lexicon.prompt(petName: petName), hotwords: vocabulary.hotwords)
+        let hints = DecoderHints(prompt: lexicon.prompt(petName: petName), hotwords: vocabulary.hotwords)
         let wave = try PCMWave(wav)
         let plan = try AudioChunkPlan.make(wave, chunkSeconds: chunkSeconds)
         var heard: Transcript
@@ -60,11 +61,11 @@ public struct RecordingTranscriber: Sendable {
         let elapsed = Date().timeIntervalSince(started)
         try Task.checkCancellation()
         let rtf = transcript.durationSeconds > 0 ? elapsed / transcript.durationSeconds : 0
-        let note = ClinicalNoteDrafter(lexicon: drafter.lexicon).draft(
+        let note = ClinicalNoteDrafter(lexicon: lexicon).draft(
             transcript.segments, template: noteTemplate, petWeightKg: petWeightKg)
         return TranscriptionOutcome(
             // The API writes the summary from the note; no second extraction of the transcript here.
-            transcript: transcript, draftSummary: nil, clinicalNote: note,
+            transcript: transcript, clinicalNote: note,
             corrections: corrections,
             heardText: heard.text, realTimeFactor: (rtf * 1000).rounded() / 1000, completedAt: clock.now())
     }

@@ -25,7 +25,6 @@ public struct TranscriptionJobInput: Sendable {
 /// A finished transcription, ready to be applied.
 public struct TranscriptionOutcome: Sendable {
     public var transcript: Transcript
-    public var draftSummary: String?
     /// The sectioned draft note tied to the audio, with its structured findings and flags (nil: nothing said).
     public var clinicalNote: ClinicalNote?
     /// Near-misses of clinic terms rewritten after decoding (VocabularyCorrector).

@@ -33,7 +33,7 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
     let preparation: AudioPreparation
     let store: TranscriptionJobStore
     let target: any TranscriptionJobTarget
-    let drafter: SummaryDrafter
+    let lexicon: MedicationLexicon
     let vocabulary: ClinicVocabulary
     let clock: any AppClock
     let logger: Logger
@@ -41,7 +41,7 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
 
     public init(
         settings: Settings, recognizer: any SpeechRecognizer, preparation: AudioPreparation,
-        store: TranscriptionJobStore, target: any TranscriptionJobTarget, drafter: SummaryDrafter = SummaryDrafter(),
+        store: TranscriptionJobStore, target: any TranscriptionJobTarget, lexicon: MedicationLexicon = .bundled,
         vocabulary: ClinicVocabulary = .bundled,
         clock: any AppClock, logger: Logger
     ) {
@@ -50,7 +50,7 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
         self.preparation = preparation
         self.store = store
         self.target = target
-        self.drafter = drafter
+        self.lexicon = lexicon
         self.vocabulary = vocabulary
         self.clock = clock
         self.logger = logger
@@ -182,7 +182,7 @@ public final class TranscriptionWorker: LifecycleHandler, Sendable {
         }
         try Task.checkCancellation()
         let transcriber = RecordingTranscriber(
-            recognizer: recognizer, preparation: preparation, drafter: drafter,
+            recognizer: recognizer, preparation: preparation, lexicon: lexicon,
             vocabulary: vocabulary.adding(practiceTerms: input.practiceTerms), clock: clock)
         // A job taken again after its worker died starts over at 0, never showing the dead attempt's progress.
         await target.reportProgress(job, fraction: 0)

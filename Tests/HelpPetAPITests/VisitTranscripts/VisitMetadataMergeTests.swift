@@ -95,9 +95,10 @@ import VaporTesting
             #expect(metadata["duration_minutes"].isAbsent)
             #expect(metadata["chief_complaint"].string == "Annual wellness exam")
             #expect(metadata["summary_status"].string == "approved")
-            // Approval also records who and when (issue 18, NoteApprovalTests).
+            // Approval also records who, when, and what was approved (a text here: the demo visit has no drafted note).
             #expect(metadata["summary_approved_by"].string == Demo.vet1.id.lowercased)
-            #expect(metadata.keys.count == 8, "\(metadata)")
+            #expect(metadata["summary_approved_from"].string == "text")
+            #expect(metadata.keys.count == 9, "\(metadata)")
         }
     }
 
