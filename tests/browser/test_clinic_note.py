@@ -130,7 +130,7 @@ def test_a_spoken_recheck_becomes_a_sectioned_note_and_the_owner_gets_the_discha
     card = vet.find_element(By.ID, "clinical-note")
     titles = [h.text for h in card.find_elements(By.CSS_SELECTOR, ".note-section h3")]
     assert titles and all(titles), titles
-    assert "carprofen" in card.find_element(By.CSS_SELECTOR, "table.medications").text
+    assert "carprofen" in card.find_element(By.CSS_SELECTOR, "table.medications").text.lower()
     source = next(b for b in card.find_elements(By.CSS_SELECTOR, "button.note-source") if "carprofen" in b.text.lower())
     source.click()
     wanted = float(source.get_attribute("data-start"))
@@ -141,8 +141,7 @@ def test_a_spoken_recheck_becomes_a_sectioned_note_and_the_owner_gets_the_discha
     assert_fits_a_phone(vet, "clinic-visit-note-phone", "#clinical-note", also=drug_names_stay_whole)
 
     # Approval; then the printable discharge instructions, for the vet and for the owner's own account.
-    vet.find_element(By.CSS_SELECTOR, "details.approve summary").click()
-    vet.find_element(By.CSS_SELECTOR, "form[data-api] button[type=submit]").click()
+    vet.find_element(By.CSS_SELECTOR, "#approve-note button[type=submit]").click()
     wait_for(vet, lambda d: d.find_element(By.CSS_SELECTOR, '[data-role="summary-status"]').text == "Approved")
     audit(vet, "clinic visit with its note approved")
     status, instructions = api_json(server.base, "GET",
@@ -192,3 +191,72 @@ def assert_fits_a_phone(browser, name, selector, also=None):
         screenshot(browser, name)
     finally:
         browser.set_window_size(size["width"], size["height"])
+
+
+NO_RETURN = ("Bella is here for a recheck. Her temperature is one hundred one point five degrees and she weighs "
+             "twenty two kilograms. Heart and lungs sound normal. Give carprofen seventy five milligrams by mouth "
+             "twice a day for five days.")
+
+
+def test_a_visit_said_without_a_return_has_no_follow_up_anywhere_and_a_dose_the_vet_corrects_reaches_the_owner(
+        server, browser_factory):
+    """'Here for a recheck' is why Bella came, not an instruction to come back: no follow-up in the note, the API's
+    summary or the owner's discharge page. The vet corrects the carprofen dose (and the sentence that says it) in
+    the console, approves, and the owner's discharge page shows the corrected dose."""
+    vet_token = helppet_token(server.base, "vet1", "password123")
+    owner_token = helppet_token(server.base, "owner1", "password123")
+    status, me = api_json(server.base, "GET", "/api/v1/auth/me", vet_token)
+    start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 1800))
+    status, appointment = api_json(server.base, "POST", "/api/v1/appointments", vet_token, {
+        "pet_owner_id": SMITH, "pet_ids": [BELLA], "appointment_date": start, "duration_minutes": 30,
+        "appointment_type": "checkup", "title": "Recheck - Bella", "assigned_vet_user_id": me["id"]})
+    assert status == 201, appointment
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "visit.wav"
+        subprocess.run(["espeak-ng", "-v", "en-us", "-s", "130", "-w", str(path), NO_RETURN], check=True)
+        audio = path.read_bytes()
+    visit_id = upload_like_the_app(server.base, vet_token, appointment["id"], audio)
+    visit = wait_visit(server.base, vet_token, visit_id, {"processed", "failed"})
+    assert visit["state"] == "processed", visit["metadata"]
+    note = visit["metadata"]["clinical_note"]
+    assert note.get("follow_up") is None, note
+    assert "Follow-up" not in (visit["summary"] or ""), visit["summary"]
+    assert [(m["name"], m["dose"]) for m in note["medications"]] == [("carprofen", 75)], note["medications"]
+
+    vet = browser_factory()
+    sign_in(vet, server.base, "vet1", "password123")
+    vet.get(f"{server.base}/clinic/visits/{visit_id}")
+    assert not vet.find_elements(By.CSS_SELECTOR, "#clinical-note .follow-up")
+    vet.find_element(By.CSS_SELECTOR, "details.correct-note summary").click()
+    audit(vet, "clinic visit with the note correction form open")
+    form = vet.find_element(By.ID, "note-correction")
+    dose = form.find_element(By.CSS_SELECTOR, '[data-medication="0"] [data-part="dose"]')
+    dose.clear()
+    dose.send_keys("50")
+    # The sentence that says the dose is corrected too; otherwise the note would say both (and is flagged).
+    for area in form.find_elements(By.CSS_SELECTOR, "textarea[data-section-key]"):
+        if "75" in area.get_attribute("value"):
+            corrected = area.get_attribute("value").replace("75", "50")
+            area.clear()
+            area.send_keys(corrected)
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait_for(vet, lambda d: "Corrected 1 time" in d.page_source, 30)
+    assert "50 mg" in vet.find_element(By.CSS_SELECTOR, "#clinical-note table.medications").text
+    assert not vet.find_elements(By.CSS_SELECTOR, '[data-flag="sentence_disagrees"]')
+    status, corrected_visit = api_json(server.base, "GET", f"/api/v1/visit-transcripts/{visit_id}", vet_token)
+    assert "Carprofen 50 mg twice daily for 5 days" in corrected_visit["summary"], corrected_visit["summary"]
+    assert "75" not in corrected_visit["summary"], corrected_visit["summary"]
+    screenshot(vet, "clinic-visit-note-corrected-desktop")
+
+    vet.find_element(By.CSS_SELECTOR, "#approve-note button[type=submit]").click()
+    wait_for(vet, lambda d: d.find_element(By.CSS_SELECTOR, '[data-role="summary-status"]').text == "Approved")
+    status, approved = api_json(server.base, "GET", f"/api/v1/visit-transcripts/{visit_id}", owner_token)
+    assert approved["summary"] == corrected_visit["summary"], approved
+
+    owner = browser_factory()
+    sign_in(owner, server.base, "owner1", "password123")
+    owner.get(f"{server.base}/clinic/visits/{visit_id}/discharge")
+    wait_for(owner, lambda d: d.find_elements(By.ID, "discharge"))
+    page = owner.find_element(By.ID, "discharge").text
+    assert "Carprofen: Give 50 mg by mouth twice a day (every 12 hours) for 5 days." in page, page
+    assert "75" not in page and "come back" not in page.lower(), page

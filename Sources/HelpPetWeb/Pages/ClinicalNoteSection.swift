@@ -15,7 +15,8 @@ struct ClinicalNoteSection {
             .class("card clinical-note"), .id("clinical-note"), .attr("aria-labelledby", "note-title"),
             .div(.class("row"),
                  .h2(.id("note-title"), .text("Clinical note")),
-                 .span(.class("badge \(approved ? "ok" : "warn")"), .text(approved ? "Approved" : "Draft")),
+                 .span(.class("badge \(approved ? "ok" : "warn")"), .attr("data-role", "summary-status"),
+                       .text(approved ? "Approved" : "Draft")),
                  .unwrap(note.template) { template in
                      .span(.class("muted"), .safeText("Template \(template)"
                          + (note.template_version.map { " v\($0)" } ?? "")))

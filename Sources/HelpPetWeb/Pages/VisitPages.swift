@@ -78,7 +78,7 @@ struct VisitView {
             correctionHistory(),
             isApproved ? approvedNote() : .if(detail.state == "processed", .group(
                 NoteCorrectionForm(note: note, visitID: id, then: context.path("/visits/\(id)")).render(),
-                PageParts.apiForm("PUT", "/api/v1/visit-transcripts/\(id)", then: context.path("/visits/\(id)"), [
+                PageParts.apiForm("PUT", "/api/v1/visit-transcripts/\(id)", then: context.path("/visits/\(id)"), id: "approve-note", [
                     .input(.type(.hidden), .name("summary"), .value(detail.summary ?? "")),
                     .p(.class("muted"), .text(
                         "Approving sends this note, as shown above, to the owner's pages and discharge instructions. "
