@@ -23,6 +23,8 @@ public struct VocabularyCorrector: Sendable {
     private let soundAlike: DrugSoundAlike?
     /// Words glued onto a drug name ("starcarprofen"); nil without a word list or drug names.
     private let glued: GluedDrugNames?
+    /// The place a drug must be ("start ___ 75 milligrams"), matched by sound; nil without drug names.
+    private let doseSlot: DrugDoseSlot?
 
     /// `terms` may hold phrases; each of their words of 5 letters or more becomes a target. `drugNames` are also
     /// matched by sound, over up to three words.
@@ -38,6 +40,7 @@ public struct VocabularyCorrector: Sendable {
         self.ordinaryWords = ordinaryWords
         soundAlike = ordinaryWords.flatMap { drugNames.isEmpty ? nil : DrugSoundAlike(drugNames: drugNames, ordinaryWords: $0) }
         glued = ordinaryWords.flatMap { drugNames.isEmpty ? nil : GluedDrugNames(drugForms: drugNames, ordinaryWords: $0) }
+        doseSlot = drugNames.isEmpty ? nil : DrugDoseSlot(drugNames: drugNames)
     }
 
     static let minimumLength = 5
@@ -78,6 +81,11 @@ public struct VocabularyCorrector: Sendable {
         if let soundAlike {
             let (spoken, more) = soundAlike.correct(output)
             output = spoken
+            for correction in more where !corrections.contains(correction) { corrections.append(correction) }
+        }
+        if let doseSlot {
+            let (slotted, more) = doseSlot.correct(output)
+            output = slotted
             for correction in more where !corrections.contains(correction) { corrections.append(correction) }
         }
         return (output, corrections)
