@@ -47,7 +47,7 @@ public struct PostPolicySigner: Sendable {
             conditions: conditions + auth.map { .equals(field: $0.name, value: $0.value) })
         let encoded = policy.base64
         let signature = SigV4.signature(
-            of: encoded, signingKey: SigV4.signingKey(secretAccessKey: credentials.secretAccessKey, scope: scope))
+            of: encoded, signingKey: SigV4.cachedSigningKey(secretAccessKey: credentials.secretAccessKey, scope: scope))
         return PresignedPost(
             url: url,
             fields: fields + auth + [.init(name: "policy", value: encoded), .init(name: "x-amz-signature", value: signature)],

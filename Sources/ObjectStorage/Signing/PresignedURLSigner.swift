@@ -64,7 +64,7 @@ public struct PresignedURLSigner: Sendable {
             method: method, canonicalURI: canonicalURI, query: query, headers: headers, payloadHash: SigV4.unsignedPayload)
         let stringToSign = SigV4.stringToSign(timestamp: timestamp, scope: scope, canonicalRequest: canonical.text)
         let signature = SigV4.signature(
-            of: stringToSign, signingKey: SigV4.signingKey(secretAccessKey: credentials.secretAccessKey, scope: scope))
+            of: stringToSign, signingKey: SigV4.cachedSigningKey(secretAccessKey: credentials.secretAccessKey, scope: scope))
 
         // The URL carries the canonical (sorted) query and then the signature, as in the contracts' examples.
         let url = "\(scheme)://\(host)\(canonicalURI)?\(canonical.canonicalQuery)&X-Amz-Signature=\(signature)"

@@ -46,7 +46,7 @@ public struct RequestHeaderSigner: Sendable {
             payloadHash: payloadHash)
         let stringToSign = SigV4.stringToSign(timestamp: timestamp, scope: scope, canonicalRequest: canonical.text)
         let signature = SigV4.signature(
-            of: stringToSign, signingKey: SigV4.signingKey(secretAccessKey: credentials.secretAccessKey, scope: scope))
+            of: stringToSign, signingKey: SigV4.cachedSigningKey(secretAccessKey: credentials.secretAccessKey, scope: scope))
         let authorization = "\(SigV4.algorithm) Credential=\(scope.credential(accessKeyID: credentials.accessKeyID)), "
             + "SignedHeaders=\(canonical.signedHeaders), Signature=\(signature)"
         added.append(("Authorization", authorization))

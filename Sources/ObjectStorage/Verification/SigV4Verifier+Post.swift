@@ -27,7 +27,7 @@ extension SigV4Verifier {
 
         let policy = fields.value(of: "policy")!
         let expected = SigV4.signature(
-            of: policy, signingKey: SigV4.signingKey(secretAccessKey: credentials.secretAccessKey, scope: scope))
+            of: policy, signingKey: SigV4.cachedSigningKey(secretAccessKey: credentials.secretAccessKey, scope: scope))
         guard SigV4.signaturesMatch(expected, fields.value(of: "x-amz-signature")!) else { throw .signatureDoesNotMatch }
 
         let document = try PolicyDocument.parse(base64: policy)

@@ -82,7 +82,7 @@ public struct SigV4Verifier: Sendable {
             payloadHash: SigV4.unsignedPayload)
         let expected = SigV4.signature(
             of: SigV4.stringToSign(timestamp: timestamp, scope: scope, canonicalRequest: canonical.text),
-            signingKey: SigV4.signingKey(secretAccessKey: credentials.secretAccessKey, scope: scope))
+            signingKey: SigV4.cachedSigningKey(secretAccessKey: credentials.secretAccessKey, scope: scope))
         guard SigV4.signaturesMatch(expected, signature) else { throw .signatureDoesNotMatch }
         return VerifiedQueryAuth(accessKeyID: accessKeyID, signedHeaders: headerNames, signedAt: signedAt, expiresIn: expires)
     }
