@@ -49,14 +49,14 @@ package enum StudioReads {
     /// The studio-local day and minutes since that day's start (elapsed, so DST days are 23 or 25 hours long) of
     /// an instant.
     package static func localPosition(_ instant: Date, zone timezone: String) -> (day: CalendarDay, minute: Int) {
-        let clock = StudioClock(zone: TimeZone(identifier: timezone) ?? TimeZone(identifier: "UTC")!)
+        let clock = StudioClock(zone: TimeZone.stored(timezone))
         let day = clock.day(of: instant)
         return (day, Int(instant.timeIntervalSince(clock.startOfDay(day)) / 60))
     }
 
     /// The wall-clock time (`HH:mm`) of an instant in the studio zone.
     package static func wallTime(_ instant: Date, zone timezone: String) -> String {
-        StudioClock(zone: TimeZone(identifier: timezone) ?? TimeZone(identifier: "UTC")!).wallTime(of: instant).text
+        StudioClock(zone: TimeZone.stored(timezone)).wallTime(of: instant).text
     }
 
     // MARK: Bookings

@@ -12,7 +12,7 @@ struct StudioSettings: Sendable {
     var leadTimeMinutes: Int
     var updatedAt: Date
 
-    var zone: TimeZone { TimeZone(identifier: timezone) ?? TimeZone(identifier: "UTC")! }
+    var zone: TimeZone { TimeZone.stored(timezone) }
     var clock: StudioClock { StudioClock(zone: zone) }
 
     static func defaults(now: Date) -> StudioSettings {

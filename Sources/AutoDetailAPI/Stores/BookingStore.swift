@@ -85,7 +85,7 @@ struct BookingStore: Sendable {
     /// outside the day's slots do not change `Occupancy.remaining`, so the wider span is harmless; it lets the query
     /// run before the zone is known. Nil when the service does not exist or is inactive.
     func availabilityInputs(serviceID: UUID, day: CalendarDay) async throws -> AvailabilityInputs? {
-        let midnightUTC = LocalDay.start(of: day, in: TimeZone(identifier: "UTC")!)
+        let midnightUTC = LocalDay.start(of: day, in: TimeZone.utc)
         let from = midnightUTC.addingTimeInterval(-15 * 3600)
         let to = midnightUTC.addingTimeInterval((24 + 13) * 3600)
         let rows = try await db.sql.raw("""

@@ -6,7 +6,7 @@ import Foundation
 struct StudioFormat: Sendable {
     let zone: TimeZone
 
-    init(timezone: String) { zone = TimeZone(identifier: timezone) ?? TimeZone(identifier: "UTC")! }
+    init(timezone: String) { zone = TimeZone.stored(timezone) }
 
     func time(_ date: Date) -> String { format(date, "HH:mm") }
     func dateTime(_ date: Date) -> String { format(date, "EEE d MMM yyyy, HH:mm") }

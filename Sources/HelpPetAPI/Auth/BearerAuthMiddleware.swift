@@ -15,17 +15,17 @@ struct BearerAuthMiddleware: AsyncMiddleware {
                 try await ClinicSession.authenticateAPICall(request, cookieToken: token)
                 return try await next.respond(to: request)
             }
-            throw APIError.unauthorized("Not authenticated")
+            throw APIError.notAuthenticated
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw APIError.unauthorized("Not authenticated")
+            throw APIError.notAuthenticated
         }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard !token.isEmpty else { throw APIError.unauthorized("Not authenticated") }
+        guard !token.isEmpty else { throw APIError.notAuthenticated }
 
         guard let verified = await request.core.tokens.verify(token, now: request.core.clock.now()), let userID = UUID(canonical: verified.subject)
-        else { throw APIError.unauthorized("Could not validate credentials") }
+        else { throw APIError.invalidCredentials }
         try await Self.admit(request, userID: userID, tokenVersion: verified.version)
         return try await next.respond(to: request)
     }
@@ -33,7 +33,7 @@ struct BearerAuthMiddleware: AsyncMiddleware {
     /// The checks a token and a console session share: the user exists, is active, and its token version is the
     /// one the credential was minted with. Sets the request's caller.
     static func admit(_ request: Request, userID: UUID, tokenVersion: Int) async throws {
-        let invalid = APIError.unauthorized("Could not validate credentials")
+        let invalid = APIError.invalidCredentials
         // From the process-local cache (at most one second old, ReadPathCaches): no query on most requests.
         guard let identity = try await request.readPathCaches.identity(of: userID, on: request.db) else { throw invalid }
         // A deactivated user's tokens say so (§2.2), although the deactivation also moved the version on.

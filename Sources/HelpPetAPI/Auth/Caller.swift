@@ -16,7 +16,7 @@ struct Caller: Sendable {
     var isOwner: Bool { role == .petOwner }
 
     func requireAdmin() throws {
-        guard isAdmin else { throw APIError.forbidden("Administrator access required") }
+        guard isAdmin else { throw APIError.administratorRequired }
     }
 
     func requireStaff() throws {
@@ -29,7 +29,7 @@ extension Request {
 
     var caller: Caller {
         get throws {
-            guard let caller = storage[CallerKey.self] else { throw APIError.unauthorized("Not authenticated") }
+            guard let caller = storage[CallerKey.self] else { throw APIError.notAuthenticated }
             return caller
         }
     }

@@ -54,7 +54,7 @@ package enum ClinicAppointment {
         let caller = try request.caller
         try caller.requireStaff()
         let rows = try await AppointmentConsoleStore.appointment(id, for: caller, on: request.db)
-        guard let first = rows.first else { throw APIError.notFound("Appointment not found") }
+        guard let first = rows.first else { throw APIError.appointmentNotFound }
         var consent: ClinicRecordingConsent?
         let pets: [ClinicAppointmentPet] = rows.compactMap { row in
             guard let petID = row.pet_id, let name = row.pet_name else { return nil }
@@ -77,7 +77,7 @@ package enum ClinicAppointment {
             id: first.id,
             practice: SchedulePractice(
                 id: first.practice_id, name: first.practice_name,
-                timezone: TimeZone(identifier: first.practice_timezone) ?? .gmt),
+                timezone: TimeZone.stored(first.practice_timezone)),
             start: first.appointment_date, durationMinutes: first.duration_minutes, type: first.appointment_type,
             status: first.status, title: first.title, description: first.description, notes: first.notes,
             vetID: first.assigned_vet_user_id, vetName: first.vet_name, ownerID: first.owner_id,

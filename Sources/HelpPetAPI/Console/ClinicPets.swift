@@ -68,7 +68,7 @@ package enum ClinicPets {
     package static func pet(request: Request, id: UUID) async throws -> ConsolePet {
         let caller = try request.caller
         guard let row = try await PetStore.pet(id, for: caller, on: request.db) else {
-            throw APIError.notFound("Pet not found")
+            throw APIError.petNotFound
         }
         let p = row.pet, o = row.owner
         return ConsolePet(
@@ -96,7 +96,7 @@ package enum ClinicPets {
         let caller = try request.caller
         guard let page = try await TranscriptStore.listForPet(
             petID, for: caller, state: nil, includePending: false, limit: 100, offset: 0, on: request.db)
-        else { throw APIError.notFound("Pet not found") }
+        else { throw APIError.petNotFound }
         return page.visits.map { (visit: VisitRow) -> ConsoleVisitSummary in
             var status: String?
             if case .string(let value)? = visit.metadata["summary_status"] { status = value }

@@ -65,7 +65,7 @@ package enum ClinicSchedule {
             practiceRows = [practice]
         }
         let allowed = practiceRows.map {
-            SchedulePractice(id: $0.id, name: $0.name, timezone: TimeZone(identifier: $0.timezone) ?? .gmt)
+            SchedulePractice(id: $0.id, name: $0.name, timezone: TimeZone.stored($0.timezone))
         }
         let practice: SchedulePractice
         if let requested, let chosen = allowed.first(where: { $0.id == requested }) {

@@ -92,7 +92,7 @@ package enum ClinicSession {
             csrf: request.headers.first(name: ConsoleCredentials.csrfHeader), forSessionHash: hash)
         else { throw APIError.forbidden("CSRF token missing or invalid") }
         guard let live = try await ConsoleSessionStore.live(tokenHash: hash, now: request.core.clock.now(), on: request.db)
-        else { throw APIError.unauthorized("Could not validate credentials") }
+        else { throw APIError.invalidCredentials }
         try await BearerAuthMiddleware.admit(request, userID: live.user_id, tokenVersion: live.token_version)
     }
 }

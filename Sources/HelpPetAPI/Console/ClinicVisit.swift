@@ -54,7 +54,7 @@ package struct ClinicVisitDetail: Sendable {
 package enum ClinicVisit {
     package static func detail(request: Request, id: UUID) async throws -> ClinicVisitDetail {
         let caller = try request.caller
-        let notFound = APIError.notFound("Visit not found")
+        let notFound = APIError.visitNotFound
         guard caller.role.isStaff else { throw notFound }
         guard let found = try await VisitConsoleStore.visit(id, for: caller, on: request.db) else { throw notFound }
         let row = found.visit, around = found.context
@@ -75,7 +75,7 @@ package enum ClinicVisit {
             ownerName: "\(around.owner_first_name) \(around.owner_last_name)",
             practice: SchedulePractice(
                 id: row.practice_id, name: around.practice_name,
-                timezone: TimeZone(identifier: around.practice_timezone) ?? .gmt),
+                timezone: TimeZone.stored(around.practice_timezone)),
             appointmentID: row.appointment_id, appointmentTitle: around.appointment_title, source: row.source,
             state: row.state, visitDate: row.visit_date, fullText: row.full_text, summary: row.summary,
             summaryStatus: summaryStatus,

@@ -45,7 +45,7 @@ extension AppointmentsController {
         let fields = try req.jsonObject()
         let changes = try Changes(fields)
         guard fields.containsAny(of: Self.updatableKeys) else {
-            throw APIError.badRequest("At least one updatable field is required")
+            throw APIError.nothingToUpdate
         }
         let current = try await Visibility.appointment(id, for: caller, on: req.db)
         try fields.requireUnchanged("id", current: id.lowercased)
@@ -86,7 +86,7 @@ extension AppointmentsController {
         return try await db.writeTransaction { db in
             try await AppointmentStore.lock(id, .forUpdate, on: db)
             guard let appointment = try await Appointment.find(id, on: db) else {
-                throw APIError.notFound("Appointment not found")
+                throw APIError.appointmentNotFound
             }
             let stored = appointment.status
             if let target = changes.status,

@@ -20,7 +20,7 @@ struct AppointmentsController: RouteCollection {
         let id = try req.pathID("appointment_id", .appointment)
         // One statement: the appointment, its pets and their recordings, scoped to the caller (AppointmentStore).
         guard let appointment = try await AppointmentStore.appointment(id, for: caller, on: req.db) else {
-            throw APIError.notFound("Appointment not found")
+            throw APIError.appointmentNotFound
         }
         return try JSONResponse.make(appointment)
     }
@@ -49,11 +49,11 @@ struct AppointmentsController: RouteCollection {
         let practice = try await PracticeResolution.withoutPet(requested: requestedPractice, caller: caller, on: req.db)
         guard practice.isActive else { throw APIError.conflict("Practice is inactive") }
         let practiceID = practice.id!
-        guard let owner = try await PetOwner.find(ownerID, on: req.db) else { throw APIError.notFound("Pet owner not found") }
+        guard let owner = try await PetOwner.find(ownerID, on: req.db) else { throw APIError.petOwnerNotFound }
         let isClient = try await Visibility.isClient(owner: ownerID, of: practiceID, on: req.db)
         if !isClient {
-            if caller.isMember { throw APIError.notFound("Pet owner not found") }
-            throw APIError.badRequest("Pet owner is not a client of this practice")
+            if caller.isMember { throw APIError.petOwnerNotFound }
+            throw APIError.notAClientOfPractice
         }
         try await Self.checkPets(petIDs, mustBeActive: Set(petIDs), ownerID: ownerID, on: req.db)
         if let vetID { try await Self.checkVet(vetID, practiceID: practiceID, on: req.db) }

@@ -32,8 +32,8 @@ extension AudioUploadController {
             details: CompletionDetails(clientFileSize: clientSize, durationSeconds: duration, deviceMetadata: device),
             actor: caller.id, now: req.now, on: req.db, metrics: req.core.metrics)
         // Whoever won a concurrent completion, the answer is the visit as it is now.
-        guard let current = try await Visit.find(id, on: req.db) else { throw APIError.notFound("Visit not found") }
-        guard current.state != .new else { throw APIError.conflict("Audio file has not been uploaded yet") }
+        guard let current = try await Visit.find(id, on: req.db) else { throw APIError.visitNotFound }
+        guard current.state != .new else { throw APIError.audioNotUploaded }
         return try JSONResponse.make(VisitTranscriptsController.response(current, caller: caller, req: req))
     }
 
@@ -50,7 +50,7 @@ extension AudioUploadController {
         let id = try req.pathID("visit_id", .visit)
         // One statement: the visit's recording columns, scoped to the caller (VisitStore).
         guard let visit = try await VisitStore.playback(id, for: caller, on: req.db) else {
-            throw APIError.notFound("Visit not found")
+            throw APIError.visitNotFound
         }
         let notFound = APIError.notFound("Audio file not found")
         guard visit.source == VisitSource.recording.rawValue, let key = visit.storage_key,

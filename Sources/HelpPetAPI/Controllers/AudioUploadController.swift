@@ -85,14 +85,14 @@ struct AudioUploadController: RouteCollection {
                 throw APIError.badRequest("practice_id does not match the appointment's practice")
             }
             guard let found = try await Practice.find(appointment.practiceID, on: req.db) else {
-                throw APIError.notFound("Practice not found")
+                throw APIError.practiceNotFound
             }
             practice = found
         } else {
             practice = try await PracticeResolution.forPet(pet, requested: request.practiceID, caller: caller, on: req.db)
         }
         if appointment?.status == .cancelled {
-            throw APIError.conflict("Cannot record audio for a cancelled appointment")
+            throw APIError.recordingCancelledAppointment
         }
         let consent = try await RecordingConsent.resolve(
             confirmed: request.ownerConsentConfirmed, caller: caller, practice: practice, appointment: appointment,

@@ -99,7 +99,7 @@ struct DashboardController: RouteCollection {
             throw APIError.forbidden("Access denied. Can only view your own dashboard.")
         }
         let requestedDay = try req.queryParameters.day()
-        let notFound = APIError.notFound("Vet not found")
+        let notFound = APIError.vetNotFound
         let role: UserRole, vetPractice: UUID?
         if vetID == caller.id {
             (role, vetPractice) = (caller.role, caller.practiceID)

@@ -55,7 +55,7 @@ struct LegacyAudioUploadController: RouteCollection {
         try await AudioUploadController.requirePet(pet, in: appointment, on: req.db)
         guard pet.isActive else { throw APIError.badRequest("Pet \(pet.id!.lowercased) is inactive") }
         if appointment.status == .cancelled {
-            throw APIError.conflict("Cannot record audio for a cancelled appointment")
+            throw APIError.recordingCancelledAppointment
         }
 
         let reservation = try await LegacyReservation.reserve(

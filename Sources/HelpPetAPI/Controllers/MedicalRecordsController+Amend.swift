@@ -15,7 +15,7 @@ extension MedicalRecordsController {
         let fields = try req.jsonObject()
         let input = try MedicalRecordRequest(fields, creating: false)
         guard fields.containsAny(of: MedicalRecordRequest.updatableKeys) else {
-            throw APIError.badRequest("At least one updatable field is required")
+            throw APIError.nothingToUpdate
         }
         let old = try await Visibility.medicalRecord(id, for: caller, on: req.db)
         try fields.requireUnchanged("id", current: id.lowercased)
@@ -30,7 +30,7 @@ extension MedicalRecordsController {
         let now = req.now
         // The foreign key guarantees the practice.
         guard let practice = try await Practice.find(old.practiceID, on: req.db) else {
-            throw APIError.notFound("Medical record not found")
+            throw APIError.medicalRecordNotFound
         }
         let next = input.amendment(of: old, zone: practice.timeZone, createdBy: caller.id, now: now)
         do {

@@ -26,7 +26,7 @@ struct MedicalRecordsController: RouteCollection {
         guard let result = try await MedicalRecordStore.listForPet(
             petID, for: caller, currentOnly: currentOnly,
             limit: latestOnly ? 1 : page.limit, offset: latestOnly ? 0 : page.offset, on: req.db)
-        else { throw APIError.notFound("Pet not found") }
+        else { throw APIError.petNotFound }
         var records = result.records
         var total = result.total, current = result.current
         if latestOnly {
@@ -69,7 +69,7 @@ struct MedicalRecordsController: RouteCollection {
         // Both rows are guaranteed by foreign keys.
         guard let pet = try await Pet.find(record.petID, on: req.db),
             let author = try await User.find(record.createdBy, on: req.db)
-        else { throw APIError.notFound("Medical record not found") }
+        else { throw APIError.medicalRecordNotFound }
         return try JSONResponse.make(
             MedicalRecordDetailResponse(
                 record: try await MedicalRecordPresenter.response(for: record, now: req.now, on: req.db),

@@ -12,9 +12,9 @@ extension PetOwnersController {
         let id = try req.pathID("owner_id", .petOwner)
         let fields = try req.jsonObject()
         let practiceID = try fields.requiredUUID("practice_id", kind: .practice)
-        guard let owner = try await PetOwner.find(id, on: req.db) else { throw APIError.notFound("Pet owner not found") }
+        guard let owner = try await PetOwner.find(id, on: req.db) else { throw APIError.petOwnerNotFound }
         guard try await Practice.find(practiceID, on: req.db) != nil else {
-            throw APIError.notFound("Practice not found")
+            throw APIError.practiceNotFound
         }
         try await PetOwnerStore.linkPractice(owner: id, practice: practiceID, now: req.now, on: req.db)
         return try JSONResponse.make(try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db))

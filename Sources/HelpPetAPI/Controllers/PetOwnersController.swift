@@ -30,11 +30,11 @@ struct PetOwnersController: RouteCollection {
 
         let clientsOf: UUID?
         if caller.isMember {
-            if let practiceID, practiceID != caller.practiceID { throw APIError.notFound("Practice not found") }
+            if let practiceID, practiceID != caller.practiceID { throw APIError.practiceNotFound }
             clientsOf = caller.practiceID ?? UUID()
         } else if let practiceID {
             guard try await Practice.find(practiceID, on: req.db) != nil else {
-                throw APIError.notFound("Practice not found")
+                throw APIError.practiceNotFound
             }
             clientsOf = practiceID
         } else {
@@ -94,7 +94,7 @@ struct PetOwnersController: RouteCollection {
         let fields = try req.jsonObject()
         let input = try PetOwnerRequest(fields, creating: false)
         guard fields.containsAny(of: PetOwnerRequest.updatableKeys) else {
-            throw APIError.badRequest("At least one updatable field is required")
+            throw APIError.nothingToUpdate
         }
         let owner = try await Visibility.petOwner(id, for: caller, on: req.db)
         try fields.requireUnchanged("id", current: id.lowercased)

@@ -45,7 +45,7 @@ extension PetsController {
         let now = req.now
         let input = try PetRequest(fields, creating: false, todayUTC: Self.dayInUTC(now))
         guard fields.containsAny(of: PetRequest.updatableKeys) else {
-            throw APIError.badRequest("At least one updatable field is required")
+            throw APIError.nothingToUpdate
         }
         let pet = try await Visibility.pet(id, for: caller, on: req.db)
         try fields.requireUnchanged("id", current: id.lowercased)
@@ -84,7 +84,7 @@ extension PetsController {
             let links = try await PetOwnerPractice.query(on: db).filter(\.$id.$petOwnerID == ownerID).limit(2).all()
             if links.count == 1 { practiceID = links[0].id!.practiceID }
         }
-        var zone = TimeZone(identifier: "UTC")!
+        var zone = TimeZone.utc
         if let practiceID, let practice = try await Practice.find(practiceID, on: db) { zone = practice.timeZone }
         return LocalDay.day(containing: now, in: zone)
     }

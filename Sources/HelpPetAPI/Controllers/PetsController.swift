@@ -19,8 +19,8 @@ struct PetsController: RouteCollection {
         let caller = try req.caller
         let id = try req.pathID("pet_id", .pet)
         // One statement: the pet scoped to the caller, its owner and the zone of its age (PetStore).
-        guard let row = try await PetStore.pet(id, for: caller, on: req.db) else { throw APIError.notFound("Pet not found") }
-        let zone = row.age_zone.map { PracticeZone(identifier: $0).zone } ?? TimeZone(identifier: "UTC")!
+        guard let row = try await PetStore.pet(id, for: caller, on: req.db) else { throw APIError.petNotFound }
+        let zone = row.age_zone.map(TimeZone.stored) ?? .utc
         return try JSONResponse.make(PetResponse(
             row.pet, owner: PetOwnerBrief(row.owner, id: row.pet.owner_id),
             today: LocalDay.day(containing: req.now, in: zone)))
@@ -59,7 +59,7 @@ struct PetsController: RouteCollection {
 
     static func response(for pet: Pet, caller: Caller, now: Date, on db: any Database) async throws -> PetResponse {
         // The foreign key guarantees the owner; a miss would mean the row vanished mid-request.
-        guard let owner = try await PetOwner.find(pet.ownerID, on: db) else { throw APIError.notFound("Pet not found") }
+        guard let owner = try await PetOwner.find(pet.ownerID, on: db) else { throw APIError.petNotFound }
         return PetResponse(
             pet, owner: owner, today: try await PetAge.today(ownerID: pet.ownerID, caller: caller, now: now, on: db))
     }

@@ -25,7 +25,7 @@ struct PracticeCreationController: RouteCollection {
         switch caller.role {
         case .admin: return try await PracticesController().create(req: req)
         case .pending: break
-        case .vet, .vetStaff, .petOwner: throw APIError.forbidden("Administrator access required")
+        case .vet, .vetStaff, .petOwner: throw APIError.administratorRequired
         }
         guard selfServiceEnabled else { throw Self.disabled }
         var object = try req.jsonObject().object

@@ -48,7 +48,7 @@ struct PracticeMembershipController: RouteCollection {
     /// A practice a user may ask to join: an existing, active one (the directory lists no other).
     static func joinablePractice(_ id: UUID, on db: any Database) async throws -> Practice {
         guard let practice = try await Practice.find(id, on: db), practice.isActive else {
-            throw APIError.notFound("Practice not found")
+            throw APIError.practiceNotFound
         }
         return practice
     }

@@ -67,10 +67,10 @@ struct PracticesController: RouteCollection {
         try fields.requireUnchanged("id", current: id.lowercased)
         let input = try PracticeRequest(fields, creating: false)
         guard fields.containsAny(of: PracticeRequest.updatableKeys) else {
-            throw APIError.badRequest("At least one updatable field is required")
+            throw APIError.nothingToUpdate
         }
         guard let practice = try await Practice.find(id, on: req.db) else {
-            throw APIError.notFound("Practice not found")
+            throw APIError.practiceNotFound
         }
         input.apply(to: practice)
         if let isActive = input.isActive { practice.setIfChanged(\.isActive, isActive) }

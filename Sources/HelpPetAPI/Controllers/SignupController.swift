@@ -54,7 +54,7 @@ struct SignupController: RouteCollection {
         } catch where DatabaseFailure.isUniqueViolation(error) {
             // A concurrent signup took the name or the address between the check and the insert.
             try await UsersController.checkUniqueness(username: username, email: email, excluding: nil, on: req.db)
-            throw APIError.conflict("Username already registered")
+            throw APIError.usernameTaken
         }
         let token = try await req.core.tokens.issue(subject: user.id!.lowercased, version: 0, now: req.core.clock.now())
         return try JSONResponse.make(

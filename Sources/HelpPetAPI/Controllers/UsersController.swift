@@ -39,7 +39,7 @@ struct UsersController: RouteCollection {
     @Sendable func show(req: Request) async throws -> Response {
         try req.caller.requireAdmin()
         let id = try req.pathID("user_id", .user)
-        guard let user = try await User.find(id, on: req.db) else { throw APIError.notFound("User not found") }
+        guard let user = try await User.find(id, on: req.db) else { throw APIError.userNotFound }
         let owners = try await Self.ownerIDs(of: [user], on: req.db)
         return try JSONResponse.make(UserResponse(user, petOwnerID: owners[id]))
     }
@@ -60,17 +60,17 @@ struct UsersController: RouteCollection {
 
         try Self.checkRoleLinks(role: role, practiceID: practiceID, petOwnerID: petOwnerID)
         if let practiceID, try await Practice.find(practiceID, on: req.db) == nil {
-            throw APIError.notFound("Practice not found")
+            throw APIError.practiceNotFound
         }
         var owner: PetOwner?
         if let petOwnerID {
             guard let found = try await PetOwner.find(petOwnerID, on: req.db) else {
-                throw APIError.notFound("Pet owner not found")
+                throw APIError.petOwnerNotFound
             }
             owner = found
         }
         try await Self.checkUniqueness(username: username, email: email, excluding: nil, on: req.db)
-        if let owner, owner.userID != nil { throw APIError.conflict("Pet owner is already linked to a user") }
+        if let owner, owner.userID != nil { throw APIError.ownerLinkedToUser }
 
         let hash = try await req.core.passwordHasher.hash(password)
         let now = req.now
@@ -83,12 +83,12 @@ struct UsersController: RouteCollection {
                 if let petOwnerID {
                     // Conditional link: a concurrent request that linked the owner first wins (C4).
                     let linked = try await UserStore.linkPetOwner(petOwnerID, toUser: user.id!, now: now, on: db)
-                    if !linked { throw APIError.conflict("Pet owner is already linked to a user") }
+                    if !linked { throw APIError.ownerLinkedToUser }
                 }
             }
         } catch where DatabaseFailure.isUniqueViolation(error) {
             try await Self.checkUniqueness(username: username, email: email, excluding: nil, on: req.db)
-            throw APIError.conflict("Username already registered")
+            throw APIError.usernameTaken
         }
         return try JSONResponse.make(UserResponse(user, petOwnerID: petOwnerID), status: .created)
     }
@@ -105,9 +105,9 @@ struct UsersController: RouteCollection {
         let isActive = try fields.optionalBool("is_active")
         let password = try Self.password(fields, required: false)
         guard fields.containsAny(of: ["email", "full_name", "role", "practice_id", "is_active", "password"]) else {
-            throw APIError.badRequest("At least one updatable field is required")
+            throw APIError.nothingToUpdate
         }
-        guard let user = try await User.find(id, on: req.db) else { throw APIError.notFound("User not found") }
+        guard let user = try await User.find(id, on: req.db) else { throw APIError.userNotFound }
         let ownerID = try await Self.ownerIDs(of: [user], on: req.db)[id]
         try fields.requireUnchanged("id", current: id.lowercased)
         try fields.requireUnchanged("username", current: user.username)
@@ -120,11 +120,11 @@ struct UsersController: RouteCollection {
         let newPractice = practiceID.applied(to: user.practiceID)
         try Self.checkRoleLinks(role: newRole, practiceID: newPractice, petOwnerID: ownerID)
         if let p = practiceID.valueIfPresent, try await Practice.find(p, on: req.db) == nil {
-            throw APIError.notFound("Practice not found")
+            throw APIError.practiceNotFound
         }
         if let newEmail = email.valueIfPresent, newEmail.lowercased() != user.email.lowercased() {
             if try await UserStore.emailTaken(newEmail, excluding: id, on: req.db) {
-                throw APIError.conflict("Email already registered")
+                throw APIError.emailTaken
             }
         }
         if id == caller.id && ((isActive == false) || newRole != user.role) {
@@ -154,7 +154,7 @@ struct UsersController: RouteCollection {
                     if voidsTokens { try await UserStore.incrementTokenVersion(id, on: db) }
                 }
             } catch where DatabaseFailure.isUniqueViolation(error) {
-                throw APIError.conflict("Email already registered")
+                throw APIError.emailTaken
             }
             // After the commit: this process's next request sees the change; other nodes within a second.
             req.readPathCaches.identities.invalidate(id)
@@ -190,8 +190,8 @@ struct UsersController: RouteCollection {
     }
 
     static func checkUniqueness(username: String, email: String, excluding: UUID?, on db: any Database) async throws {
-        if try await UserStore.usernameTaken(username, on: db) { throw APIError.conflict("Username already registered") }
-        if try await UserStore.emailTaken(email, excluding: nil, on: db) { throw APIError.conflict("Email already registered") }
+        if try await UserStore.usernameTaken(username, on: db) { throw APIError.usernameTaken }
+        if try await UserStore.emailTaken(email, excluding: nil, on: db) { throw APIError.emailTaken }
     }
 
     /// The linked pet-owner ids of PET_OWNER users, in one query.

@@ -86,7 +86,7 @@ struct VetAvailabilityController: RouteCollection {
         try fields.requireUnchanged("id", current: id.lowercased)
         let input = try VetAvailabilityRequest(fields, creating: false)
         guard fields.containsAny(of: VetAvailabilityRequest.updatableKeys) else {
-            throw APIError.badRequest("At least one updatable field is required")
+            throw APIError.nothingToUpdate
         }
         let now = req.now
         let updated = try await req.db.writeTransaction { db -> VetAvailability in
@@ -137,7 +137,7 @@ struct VetAvailabilityController: RouteCollection {
         guard let vet = try await User.find(id, on: db), vet.role.isMember, let practiceID = vet.practiceID,
             !caller.isMember || practiceID == caller.practiceID,
             let practice = try await Practice.find(practiceID, on: db)
-        else { throw APIError.notFound("Vet not found") }
+        else { throw APIError.vetNotFound }
         return (vet, practice)
     }
 

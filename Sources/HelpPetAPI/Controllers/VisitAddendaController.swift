@@ -27,7 +27,7 @@ struct VisitAddendaController: RouteCollection {
         let addendumID = try await VisitAddendumStore.insert(
             visit: id, author: caller.id, text: text, now: req.now, on: req.db)
         guard let row = try await VisitAddendumStore.list(visit: id, on: req.db).first(where: { $0.id == addendumID })
-        else { throw APIError.notFound("Visit not found") }
+        else { throw APIError.visitNotFound }
         return try JSONResponse.make(VisitAddendumResponse(row), status: .created)
     }
 

@@ -35,7 +35,7 @@ struct VisitRecordingAdminController: RouteCollection {
                 guard let current = try await VisitRows.locked(id, on: db), current.state != .new,
                     current.storageKey == key,
                     try await !TranscriptionJobQueue.isLive(visitID: id, storageKey: key, on: db)
-                else { throw APIError.conflict("Transcription in progress") }
+                else { throw APIError.transcriptionInProgress }
                 let jobID = try await TranscriptionJobQueue.requeue(visitID: id, storageKey: key, now: now, on: db)
                 var patch = MetadataPatch()
                 patch.set["transcription_job_id"] = .string(jobID.lowercased)
@@ -43,7 +43,7 @@ struct VisitRecordingAdminController: RouteCollection {
                     id, metadata: try patch.sqlValue(current: current.metadata, on: db), now: now, on: db)
             }
         }
-        guard let current = try await Visit.find(id, on: req.db) else { throw APIError.notFound("Visit not found") }
+        guard let current = try await Visit.find(id, on: req.db) else { throw APIError.visitNotFound }
         return try JSONResponse.make(
             VisitTranscriptsController.response(current, caller: caller, req: req), status: .accepted)
     }
@@ -58,7 +58,7 @@ struct VisitRecordingAdminController: RouteCollection {
         let caller = try req.caller
         try caller.requireAdmin()
         let id = try req.pathID("visit_id", .visit)
-        guard let visit = try await Visit.find(id, on: req.db) else { throw APIError.notFound("Visit not found") }
+        guard let visit = try await Visit.find(id, on: req.db) else { throw APIError.visitNotFound }
         // Every key ever issued for it, not only the ones that became recordings.
         var keys = try await UploadIntents.allKeys(visitID: id, on: req.db)
         // The delete leaves its upload intents dead (visit_id NULL): the embedded store refuses their URLs from

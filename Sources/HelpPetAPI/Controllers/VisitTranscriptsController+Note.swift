@@ -15,7 +15,7 @@ extension VisitTranscriptsController {
         _ = try await Visibility.visit(id, for: caller, on: req.db)
         let now = req.now
         let visit = try await req.db.writeTransaction { db -> Visit in
-            guard let current = try await VisitRows.locked(id, on: db) else { throw APIError.notFound("Visit not found") }
+            guard let current = try await VisitRows.locked(id, on: db) else { throw APIError.visitNotFound }
             try NoteApproval.requireCorrectable(current)
             guard case .object(let note)? = current.metadata["clinical_note"] else {
                 throw APIError.conflict("This visit has no drafted note to correct")
@@ -30,7 +30,7 @@ extension VisitTranscriptsController {
             try await VisitStore.updateTranscript(
                 id, metadata: try patch.sqlValue(current: current.metadata, on: db), fullText: current.fullText,
                 summary: summary, state: current.state, now: now, on: db)
-            guard let updated = try await Visit.find(id, on: db) else { throw APIError.notFound("Visit not found") }
+            guard let updated = try await Visit.find(id, on: db) else { throw APIError.visitNotFound }
             return updated
         }
         return try JSONResponse.make(Self.response(visit, caller: caller, req: req))

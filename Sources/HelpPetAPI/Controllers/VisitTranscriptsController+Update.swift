@@ -37,7 +37,7 @@ extension VisitTranscriptsController {
         let fields = try req.jsonObject()
         let change = try Change(fields)
         guard fields.containsAny(of: Self.updatableKeys) else {
-            throw APIError.badRequest("At least one updatable field is required")
+            throw APIError.nothingToUpdate
         }
         let stored = try await Visibility.visit(id, for: caller, on: req.db)
         try Self.requireImmutablesUnchanged(fields, of: stored, req: req)
@@ -52,7 +52,7 @@ extension VisitTranscriptsController {
         let now = req.now
         let visit = try await req.db.writeTransaction { db -> Visit in
             // Re-read under the write lock: the state checks and the merge must see the row they change.
-            guard let current = try await VisitRows.locked(id, on: db) else { throw APIError.notFound("Visit not found") }
+            guard let current = try await VisitRows.locked(id, on: db) else { throw APIError.visitNotFound }
             try Self.checkState(change, of: current, objectPresent: objectPresent)
             if let fullText = change.fullText { try NoteApproval.requireTranscriptUnlocked(current, newFullText: fullText) }
             var patch = MetadataPatch(change.metadata ?? [:])
@@ -87,7 +87,7 @@ extension VisitTranscriptsController {
             try await VisitStore.updateTranscript(
                 id, metadata: try patch.sqlValue(current: current.metadata, on: db), fullText: fullText,
                 summary: summary, state: state, now: now, on: db)
-            guard let updated = try await Visit.find(id, on: db) else { throw APIError.notFound("Visit not found") }
+            guard let updated = try await Visit.find(id, on: db) else { throw APIError.visitNotFound }
             return updated
         }
         return try JSONResponse.make(Self.response(visit, caller: caller, req: req))
@@ -115,10 +115,10 @@ extension VisitTranscriptsController {
         }
         // The worker owns the text while it transcribes; it would overwrite (or discard) a concurrent edit.
         if change.fullText != nil && from == .processing {
-            throw APIError.conflict("Transcription in progress")
+            throw APIError.transcriptionInProgress
         }
         if change.state == .processing && from == .failed && (visit.storageKey == nil || !objectPresent) {
-            throw APIError.conflict("Audio file has not been uploaded yet")
+            throw APIError.audioNotUploaded
         }
     }
 

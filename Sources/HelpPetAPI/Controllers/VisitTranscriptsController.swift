@@ -27,7 +27,7 @@ struct VisitTranscriptsController: RouteCollection {
         guard let result = try await TranscriptStore.listForPet(
             petID, for: caller, state: state, includePending: includePending, limit: page.limit, offset: page.offset,
             on: req.db)
-        else { throw APIError.notFound("Pet not found") }
+        else { throw APIError.petNotFound }
         return try JSONResponse.page(result.visits.map {
             VisitTranscriptListItemResponse($0, objectURL: Self.objectURL(of: $0, req: req), hideDraftSummary: caller.isOwner)
         }, total: result.total)

@@ -11,7 +11,7 @@ enum AppointmentAssembler {
 
     static func response(for appointment: Appointment, on db: any Database) async throws -> AppointmentResponse {
         guard let response = try await responses(for: [appointment], on: db).first else {
-            throw APIError.notFound("Appointment not found")
+            throw APIError.appointmentNotFound
         }
         return response
     }

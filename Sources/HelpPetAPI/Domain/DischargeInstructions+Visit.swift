@@ -15,7 +15,7 @@ extension DischargeInstructions {
         guard NoteApproval.isApproved(visit.metadata) else { throw notApproved }
         guard let pet = try await Pet.find(visit.petID, on: db),
             let practice = try await Practice.find(visit.practiceID, on: db)
-        else { throw APIError.notFound("Visit not found") }
+        else { throw APIError.visitNotFound }
         let addenda = try await VisitAddendumStore.list(visit: visitID, on: db).map(\.text)
         var approvedAt: String?
         if case .string(let at)? = visit.metadata["summary_approved_at"] { approvedAt = at }

@@ -13,7 +13,7 @@ enum MedicalRecordPresenter {
         let practices = try await Practice.query(on: db).filter(\.$id ~~ practiceIDs).all()
         let zones = Dictionary(uniqueKeysWithValues: practices.map { ($0.id!, $0.timeZone) })
         return records.map { record in
-            let zone = zones[record.practiceID] ?? TimeZone(identifier: "UTC")!
+            let zone = zones[record.practiceID] ?? TimeZone.utc
             return MedicalRecordResponse(record, today: LocalDay.day(containing: now, in: zone), zone: zone)
         }
     }

@@ -25,7 +25,7 @@ enum NoteApproval {
                 "The note is approved and can no longer be changed. Add an addendum with "
                     + "POST /api/v1/visit-transcripts/\(visit.id!.lowercased)/addenda")
         }
-        if visit.state == .processing { throw APIError.conflict("Transcription in progress") }
+        if visit.state == .processing { throw APIError.transcriptionInProgress }
     }
 
     /// The transcript is the evidence the approved note was made from, so it is locked with the note. Sending the

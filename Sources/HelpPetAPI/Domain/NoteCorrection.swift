@@ -34,7 +34,7 @@ struct NoteCorrection: Sendable {
     init(_ body: [String: JSONValue]) throws {
         let fields = FieldReader(body)
         guard fields.containsAny(of: Self.updatableKeys) else {
-            throw APIError.badRequest("At least one updatable field is required")
+            throw APIError.nothingToUpdate
         }
         if let raw = try fields.optionalObject("sections").valueIfPresent {
             var read: [String: String] = [:]

@@ -22,7 +22,7 @@ enum PetAge {
             if links.count == 1 { practiceID = links[0].id!.practiceID }
         }
         if let practiceID, let practice = try await Practice.find(practiceID, on: db) { return practice.timeZone }
-        return TimeZone(identifier: "UTC")!
+        return TimeZone.utc
     }
 
     static func today(ownerID: UUID, caller: Caller, now: Date, on db: any Database) async throws -> CalendarDay {

@@ -7,7 +7,7 @@ enum PracticeResolution {
     /// Endpoints without a pet (`POST /appointments`, `POST /pet-owners`): members always use their own practice,
     /// ADMIN must name one.
     static func withoutPet(requested: UUID?, caller: Caller, on db: any Database) async throws -> Practice {
-        let notFound = APIError.notFound("Practice not found")
+        let notFound = APIError.practiceNotFound
         if caller.isMember {
             guard let own = caller.practiceID, requested == nil || requested == own else { throw notFound }
             guard let practice = try await Practice.find(own, on: db) else { throw notFound }
@@ -21,7 +21,7 @@ enum PracticeResolution {
     /// Endpoints about a pet (records, manual transcripts, initiate without appointment): members use their own
     /// practice; ADMIN names one the pet's owner is a client of, or gets the owner's only practice.
     static func forPet(_ pet: Pet, requested: UUID?, caller: Caller, on db: any Database) async throws -> Practice {
-        let notFound = APIError.notFound("Practice not found")
+        let notFound = APIError.practiceNotFound
         if caller.isMember {
             guard let own = caller.practiceID, requested == nil || requested == own else { throw notFound }
             guard let practice = try await Practice.find(own, on: db) else { throw notFound }
@@ -30,7 +30,7 @@ enum PracticeResolution {
         if let requested {
             guard let practice = try await Practice.find(requested, on: db) else { throw notFound }
             guard try await Visibility.isClient(owner: pet.ownerID, of: requested, on: db) else {
-                throw APIError.badRequest("Pet owner is not a client of this practice")
+                throw APIError.notAClientOfPractice
             }
             return practice
         }

@@ -5,7 +5,7 @@ import Foundation
 /// Visibility rules of contract §2.5: an entity the caller may not see is answered exactly like a missing one.
 enum Visibility {
     static func practice(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Practice {
-        let notFound = APIError.notFound("Practice not found")
+        let notFound = APIError.practiceNotFound
         guard let practice = try await Practice.find(id, on: db) else { throw notFound }
         switch caller.role {
         case .admin: return practice
@@ -18,7 +18,7 @@ enum Visibility {
     }
 
     static func petOwner(_ id: UUID, for caller: Caller, on db: any Database) async throws -> PetOwner {
-        let notFound = APIError.notFound("Pet owner not found")
+        let notFound = APIError.petOwnerNotFound
         let query = PetOwner.query(on: db).filter(\.$id == id)
         switch caller.role {
         case .admin: break
@@ -35,7 +35,7 @@ enum Visibility {
     }
 
     static func pet(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Pet {
-        let notFound = APIError.notFound("Pet not found")
+        let notFound = APIError.petNotFound
         let query = Pet.query(on: db).filter(\.$id == id)
         switch caller.role {
         case .admin: break
@@ -51,7 +51,7 @@ enum Visibility {
     }
 
     static func appointment(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Appointment {
-        let notFound = APIError.notFound("Appointment not found")
+        let notFound = APIError.appointmentNotFound
         guard let appointment = try await Appointment.find(id, on: db) else { throw notFound }
         switch caller.role {
         case .admin: break
@@ -63,7 +63,7 @@ enum Visibility {
     }
 
     static func medicalRecord(_ id: UUID, for caller: Caller, on db: any Database) async throws -> MedicalRecord {
-        let notFound = APIError.notFound("Medical record not found")
+        let notFound = APIError.medicalRecordNotFound
         guard let record = try await MedicalRecord.find(id, on: db) else { throw notFound }
         switch caller.role {
         case .admin: break
@@ -81,7 +81,7 @@ enum Visibility {
     /// no exception for a visit's creator: a member can only create visits in their own practice, so the
     /// exception only ever let a member who moved away keep reading a former practice's visit (issue 12, item 6).
     static func visit(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Visit {
-        let notFound = APIError.notFound("Visit not found")
+        let notFound = APIError.visitNotFound
         guard let visit = try await Visit.find(id, on: db) else { throw notFound }
         switch caller.role {
         case .admin: break

@@ -31,5 +31,5 @@ package final class Practice: Model, @unchecked Sendable {
     }
 
     /// The practice's zone; validated on write, so a stored value always resolves.
-    var timeZone: TimeZone { TimeZone(identifier: timezone) ?? TimeZone(identifier: "UTC")! }
+    var timeZone: TimeZone { TimeZone.stored(timezone) }
 }

@@ -21,6 +21,6 @@ struct PracticeZone: Sendable {
 
     init(identifier: String) {
         self.identifier = identifier
-        zone = TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!
+        zone = TimeZone.stored(identifier)
     }
 }

@@ -38,7 +38,7 @@ enum UserStore {
     /// The caller's whole row, for the few routes that show or change it (the bearer check keeps only the identity).
     static func callerUser(_ caller: Caller, on db: any Database) async throws -> User {
         guard let user = try await User.find(caller.id, on: db) else {
-            throw APIError.unauthorized("Could not validate credentials")
+            throw APIError.invalidCredentials
         }
         return user
     }
