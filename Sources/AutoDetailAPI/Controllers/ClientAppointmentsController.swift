@@ -90,7 +90,7 @@ struct ClientAppointmentsController: RouteCollection {
     /// The path's appointment if the calling key may see it; `404 Appointment not found` otherwise (§2.8).
     static func visibleAppointment(_ req: Request) async throws -> AppointmentWithPhotos {
         let scope = try req.keyCaller.scope
-        let id = try req.pathID("appointmentId", notFound: .appointmentNotFound)
+        let id = try req.pathID("appointmentId", malformed: .appointmentNotFound)
         guard let item = try await req.bookings.appointment(id, scope: scope) else { throw APIError.appointmentNotFound }
         return item
     }

@@ -61,7 +61,7 @@ struct InstallController: RouteCollection {
     /// Idempotent: `readAt` is set by the first call only.
     @Sendable func markRead(req: Request) async throws -> Response {
         let notFound = APIError.notFound("Message not found")
-        let messageID = try req.pathID("messageId", notFound: notFound)
+        let messageID = try req.pathID("messageId", malformed: notFound)
         let install = try await Self.install(req)
         guard let message = try await req.messages.markRead(messageID, of: install.id!, now: req.now) else {
             throw notFound

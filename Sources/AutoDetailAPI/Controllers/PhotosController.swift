@@ -124,10 +124,10 @@ struct PhotosController: RouteCollection {
     /// `DELETE /api/admin/appointments/{id}/photos/{photoId}`: removes the photo (and its upload row, so the ref cannot
     /// be linked again); the object is deleted after the transaction has committed.
     @Sendable static func deletePhoto(req: Request) async throws -> Response {
-        let appointmentID = try req.pathID("appointmentId", notFound: .appointmentNotFound)
+        let appointmentID = try req.pathID("appointmentId", malformed: .appointmentNotFound)
         guard try await req.bookings.exists(appointmentID) else { throw APIError.appointmentNotFound }
         let photoNotFound = APIError.notFound("Photo not found")
-        let photoID = try req.pathID("photoId", notFound: photoNotFound)
+        let photoID = try req.pathID("photoId", malformed: photoNotFound)
         guard let deleted = try await req.photos.delete(photoID, appointmentID: appointmentID, now: req.now) else {
             throw photoNotFound
         }
@@ -149,7 +149,7 @@ struct PhotosController: RouteCollection {
     }
 
     static func pathAppointment(_ req: Request, admin: Bool) async throws -> AppointmentRow {
-        let id = try req.pathID("appointmentId", notFound: .appointmentNotFound)
+        let id = try req.pathID("appointmentId", malformed: .appointmentNotFound)
         return try await appointment(id, admin: admin, req: req)
     }
 }

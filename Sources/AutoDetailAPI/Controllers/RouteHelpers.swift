@@ -12,11 +12,3 @@ extension RoutesBuilder {
         on(method, path, body: .collect(maxSize: "64kb"), use: handler)
     }
 }
-
-extension Request {
-    /// A path id with the resource's not-found error when malformed (contract §1.4).
-    func pathID(_ name: String, notFound: APIError) throws -> UUID {
-        guard let raw = parameters.get(name), let id = UUID(canonical: raw) else { throw notFound }
-        return id
-    }
-}

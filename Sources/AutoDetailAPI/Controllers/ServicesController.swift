@@ -16,7 +16,7 @@ struct ServicesController: RouteCollection {
     }
 
     @Sendable func show(req: Request) async throws -> Response {
-        let id = try req.pathID("serviceId", notFound: .serviceNotFound)
+        let id = try req.pathID("serviceId", malformed: .serviceNotFound)
         guard let service = try await req.services.findActive(id) else { throw APIError.serviceNotFound }
         return try JSONResponse.make(ServiceResponse(service), headers: Self.cacheHeaders)
     }

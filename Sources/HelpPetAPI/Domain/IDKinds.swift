@@ -12,13 +12,3 @@ extension IDKind {
     static let medicalRecord = IDKind(invalidMessage: "Invalid medical record ID format")
     static let visit = IDKind(invalidMessage: "Invalid visit ID format")
 }
-
-extension Request {
-    /// A path id in canonical UUID form, or 400 with the entity's message.
-    func pathID(_ name: String, _ kind: IDKind) throws -> UUID {
-        guard let raw = parameters.get(name), let id = UUID(canonical: raw) else {
-            throw APIError.badRequest(kind.invalidMessage)
-        }
-        return id
-    }
-}

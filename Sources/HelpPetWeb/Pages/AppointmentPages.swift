@@ -19,9 +19,7 @@ struct AppointmentPages: Sendable {
         let user = try request.clinicUser
         // Owners and users awaiting approval get the API's answer for an appointment they may not open.
         guard user.isStaff else { throw APIError.notFound("Appointment not found") }
-        guard let text = request.parameters.get("appointment_id"), let id = UUID(uuidString: text) else {
-            throw APIError.notFound("Appointment not found")
-        }
+        let id = try PageParts.uuidParameter(request, "appointment_id", notFound: "Appointment not found")
         let detail = try await ClinicAppointment.detail(request: request, id: id)
         let vets = try await ClinicAppointment.vets(request: request, practiceID: detail.practice.id)
         let view = AppointmentView(context: context, detail: detail, vets: vets)

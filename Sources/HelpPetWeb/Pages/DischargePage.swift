@@ -15,9 +15,7 @@ struct DischargePage: Sendable {
     }
 
     @Sendable func page(request: Request) async throws -> Response {
-        guard let text = request.parameters.get("visit_id"), let id = UUID(uuidString: text) else {
-            throw APIError.notFound("Visit not found")
-        }
+        let id = try PageParts.uuidParameter(request, "visit_id", notFound: "Visit not found")
         let instructions = try await ClinicVisit.discharge(request: request, id: id)
         let title = "Discharge instructions for \(instructions.petName)"
         return context.render(title, request, scripts: ["discharge.js"], Self.render(instructions))

@@ -16,9 +16,7 @@ struct VisitPages: Sendable {
     }
 
     @Sendable func page(request: Request) async throws -> Response {
-        guard let text = request.parameters.get("visit_id"), let id = UUID(uuidString: text) else {
-            throw APIError.notFound("Visit not found")
-        }
+        let id = try PageParts.uuidParameter(request, "visit_id", notFound: "Visit not found")
         let detail = try await ClinicVisit.detail(request: request, id: id)
         let title = "Visit of \(detail.petName)"
         return context.render(title, request, scripts: ["visit.js"], VisitView(context: context, detail: detail).render())

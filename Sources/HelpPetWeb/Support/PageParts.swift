@@ -32,10 +32,7 @@ enum PageParts {
     }
 
     static func uuidParameter(_ request: Request, _ name: String, notFound: String) throws -> UUID {
-        guard let text = request.parameters.get(name), let id = UUID(uuidString: text) else {
-            throw APIError.notFound(notFound)
-        }
-        return id
+        try request.pathID(name, malformed: .notFound(notFound))
     }
 
     static func lower(_ id: UUID) -> String { id.uuidString.lowercased() }

@@ -47,7 +47,7 @@ struct AdminAPIKeysController: RouteCollection {
     }
 
     static func orgKey(_ req: Request) async throws -> APIKeyRow {
-        let id = try req.pathID("keyId", notFound: notFound)
+        let id = try req.pathID("keyId", malformed: notFound)
         guard let key = try await req.apiKeys.organisationKey(id) else { throw notFound }
         return key
     }

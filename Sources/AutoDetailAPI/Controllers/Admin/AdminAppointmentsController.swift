@@ -42,7 +42,7 @@ struct AdminAppointmentsController: RouteCollection {
     }
 
     @Sendable func show(req: Request) async throws -> Response {
-        let id = try req.pathID("appointmentId", notFound: .appointmentNotFound)
+        let id = try req.pathID("appointmentId", malformed: .appointmentNotFound)
         guard let item = try await req.bookings.appointment(id, scope: .everything) else {
             throw APIError.appointmentNotFound
         }
@@ -64,7 +64,7 @@ struct AdminAppointmentsController: RouteCollection {
     /// `status` by the §5 table (no clock checks) and/or `notes`; `updatedAt` bumped only when something changed.
     @Sendable func update(req: Request) async throws -> Response {
         let body = try req.autodetailBody()
-        let id = try req.pathID("appointmentId", notFound: .appointmentNotFound)
+        let id = try req.pathID("appointmentId", malformed: .appointmentNotFound)
         guard var item = try await req.bookings.appointment(id, scope: .everything) else {
             throw APIError.appointmentNotFound
         }

@@ -34,7 +34,7 @@ struct AdminInstallsController: RouteCollection {
 
     /// The install plus its latest 100 messages (admin representation), newest first.
     @Sendable func show(req: Request) async throws -> Response {
-        let installID = try req.pathID("installId", notFound: Self.notFound)
+        let installID = try req.pathID("installId", malformed: Self.notFound)
         guard let user = try await req.installs.iosUser(installID) else { throw Self.notFound }
         let messages = try await req.messages.latest(of: installID, limit: 100)
         return try JSONResponse.make(user.response(messages: messages.map(AdminMessageResponse.init)))
@@ -70,7 +70,7 @@ struct AdminInstallsController: RouteCollection {
     }
 
     static func existingInstall(_ req: Request) async throws -> UUID {
-        let installID = try req.pathID("installId", notFound: notFound)
+        let installID = try req.pathID("installId", malformed: notFound)
         guard try await req.installs.exists(installID) else { throw notFound }
         return installID
     }

@@ -93,7 +93,7 @@ struct AdminServicesController: RouteCollection {
     }
 
     static func service(_ req: Request) async throws -> ServiceRow {
-        let id = try req.pathID("serviceId", notFound: .serviceNotFound)
+        let id = try req.pathID("serviceId", malformed: .serviceNotFound)
         guard let service = try await req.services.find(id) else { throw APIError.serviceNotFound }
         return service
     }
