@@ -161,4 +161,10 @@ struct MedicationRulesTests {
         #expect(try note("Give Bravecto.").medications.map(\.name) == ["fluralaner"])
         #expect(try note("Cerenia as needed.").medications.map(\.name) == ["maropitant"])
     }
+
+    @Test func britishSpellingsOfUnitsAreTheSameUnits() throws {
+        let note = try note("Weight 30 kilogrammes.", "Start meloxicam 1.5 milligrammes once daily.")
+        #expect(note.vitals.weight?.value == 30 && note.vitals.weight?.unit == "kg")
+        #expect(note.medications.first?.dose == 1.5 && note.medications.first?.unit == "mg")
+    }
 }

@@ -6,6 +6,8 @@ enum ClinicalText {
     static func normalize(_ text: String) -> String {
         var out = SpokenNumbers.normalize(
             text.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces))
+        // British spellings the recogniser also writes: "kilogrammes", "milligramme" are the extractor's units.
+        out = replace(#"\b(kilo|milli|micro)?gramme(s?)\b"#, in: out) { groups in groups[1].lowercased() + "gram" + groups[2] }
         // "sixty-two point five" written as "60 2.5": a ten followed by a single digit is one spoken number.
         out = replace(#"\b([2-9]0) ([1-9](?:\.\d{1,3})?)\b(?!\s*(?:to|or|-)\s*\d)"#, in: out) { groups in
             let sum = Double(groups[1])! + Double(groups[2])!
