@@ -60,13 +60,20 @@ public enum SignedInDevicesView {
                                          .safeText(utcText(date))])
     }
 
+    /// "27 Nov 2026, 18:05 UTC", from calendar fields (no DateFormatter built per row).
     static func utcText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
-        return formatter.string(from: date)
+        let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let month = months[(parts.month ?? 1) - 1]
+        return "\(parts.day ?? 1) \(month) \(parts.year ?? 1970), "
+            + String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0) + " UTC"
     }
+
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .utc
+        return calendar
+    }()
 }
 
 /// A person-readable name for a `User-Agent`: browser and system, or the app, else the header's start.
