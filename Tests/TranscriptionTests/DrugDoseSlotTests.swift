@@ -49,6 +49,8 @@ struct DrugDoseSlotTests {
         "Start natural 20 milligrams once daily.",
         // Closest to insulin by its letters, but it does not begin like it (it was prednisolone).
         "Start with nislone 5 milligrams once daily.",
+        // "is selling" sounds like insulin, but it is the end of a longer unknown word (amoxicillin).
+        "Send and Homeomox is selling 50 milligrams twice daily.",
     ])
     func aSlotThatSoundsLikeTwoDrugsOrBeginsUnlikeTheDrugStaysAsHeard(_ heard: String) {
         #expect(slot.correct(heard).text == heard)

@@ -23,7 +23,9 @@ struct DrugDoseSlot: Sendable {
         "injected", "add", "adding", "switch", "try", "use", "and", "plus", "also", "then",
     ]
     /// Words that may stand between the opener and the drug, and never begin a drug's name.
-    static let fillers: Set<String> = ["a", "an", "the", "her", "his", "him", "them", "some", "with", "on", "home", "of"]
+    static let fillers: Set<String> = [
+        "a", "an", "the", "her", "his", "him", "it", "them", "some", "with", "on", "home", "of",
+    ]
     static let doseUnits: Set<String> = [
         "mg", "milligram", "milligrams", "ml", "milliliter", "milliliters", "millilitre", "millilitres", "cc", "mcg",
         "microgram", "micrograms", "tablet", "tablets", "capsule", "capsules", "unit", "units", "drop", "drops",
@@ -117,6 +119,9 @@ struct DrugDoseSlot: Sendable {
     private func bestSpan(_ words: [Int], in tokens: [Token]) -> (span: Range<Int>, drug: String)? {
         var best: (span: Range<Int>, drug: String, ratio: Double)?
         for start in words.indices {
+            // Every word before the span must be a filler: a span cannot begin in the middle of what was heard
+            // ("Homeomox is selling": "is selling" is not insulin, it is the end of amoxicillin).
+            if start > 0, !Self.fillers.contains(tokens[words[start - 1]].lower) { break }
             let first = tokens[words[start]].lower
             // "a"/"an" may be a drug's first vowel heard as an article ("a park will" for Apoquel); the other
             // fillers never begin a drug's name.
