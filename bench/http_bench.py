@@ -221,7 +221,7 @@ PGBENCH_TPS = re.compile(r"^tps = ([0-9.]+)", re.M)
 
 
 def pgbench_select_only(admin_url, seconds, clients):
-    """The ceiling of issue 14: `pgbench -S` (one primary-key SELECT per transaction) at `clients` clients against
+    """The ceiling of the read path: `pgbench -S` (one primary-key SELECT per transaction) at `clients` clients against
     the same PostgreSQL, in a throwaway database (scale 1). Returns transactions per second."""
     url, name = local_server.create_postgres_database(admin_url, "bench_pgbench")
     try:
@@ -300,7 +300,7 @@ def drive(engine, base, pid, manifest, data_dir, args):
     bench = practices[0]
     vet_id, token = bench["vets"][0][1], tokens[0]
     auth = {"Authorization": f"Bearer {token}"}
-    # The clinic console (issue 15): a browser session of the bench practice's first vet, by the sign-in form.
+    # The clinic console: a browser session of the bench practice's first vet, by the sign-in form.
     console_cookie = {"Cookie": "helppet_session=" + console_session(base, bench["vets"][0][0], password)}
 
     # Playback: a few real recordings of the bench practice (initiate → presigned POST upload → complete).
@@ -378,7 +378,7 @@ def drive(engine, base, pid, manifest, data_dir, args):
                                       {"pet_id": pet, "appointment_id": a, "filename": f"appointment_{a[:8]}_pet.m4a",
                                        "content_type": "audio/m4a", "estimated_duration_seconds": 180.5}))
     requests("initiate", initiate_rows)
-    # Issue 14: every connection initiating for ONE (appointment, pet): one visit, only 200 (or 409) answers.
+    # Every connection initiating for ONE (appointment, pet): one visit, only 200 (or 409) answers.
     slot_appointment, slot_pet = bench["initiate_pairs"].pop()
     requests("initiate-one-slot", [("POST", "/api/v1/visit-transcripts/audio/upload/initiate",
                                     {**auth, "Content-Type": "application/json"},
@@ -495,7 +495,7 @@ def targets(report):
         check(p99 < 25, f"clinic day board page p99 < 25 ms ({p99:.1f} ms)")
     if "appointment" in by:
         check(by["appointment"]["rps"] >= 3000, f"appointment GET >= 3000 req/s ({by['appointment']['rps']:.0f})")
-    # Issue 14's targets.
+    # The read path's targets (docs/read-path.md).
     for name, target, text in [("dashboard", 1500, "dashboard/today"), ("pet", 2000, "pet GET"),
                                ("records", 2000, "medical records by pet"), ("transcripts", 2000, "transcripts by pet"),
                                ("playback", 2000, "playback"), ("initiate", 1000, "initiate (new slot each)"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Faithfulness of the scribe's clinical note (issue 27): spoken visits through the worker's exact pipeline
+"""Faithfulness of the scribe's clinical note: spoken visits through the worker's exact pipeline
 (`server transcribe`: ffmpeg, Whisper with the clinic prompt, the clinic-vocabulary corrector, the note drafter), each
 note compared with the facts written for its visit (bench/data/scribe_visits.json).
 

@@ -23,7 +23,7 @@ public enum AutoDetailModule {
         app.photoStorage = PhotoStorage(
             store: app.objectStore, bucket: config.storage.autodetailBucket, publicBaseURL: config.publicBaseURL,
             clientAddress: app.core.clientAddress)
-        // The embedded store asks AutoDetail whether a PUT to its bucket is still expected (issue 12, item 9).
+        // The embedded store asks AutoDetail whether a PUT to its bucket is still expected.
         (app.objectStore as? LocalObjectStore)?.uploadAdmissions.register(
             PhotoUploadAdmission(), forBucket: config.storage.autodetailBucket)
         let usage = KeyUsageRecorder()

@@ -5,7 +5,7 @@ import Plot
 import Vapor
 import WebConsole
 
-/// The studio console (issue 16): server-rendered pages over AutoDetailAPI's domain layer, mounted at `/studio`
+/// The studio console: server-rendered pages over AutoDetailAPI's domain layer, mounted at `/studio`
 /// (or `/` with `WEB_CONSOLE_ROOT=autodetail`, so a studio's own domain has the seed's `/settings/api-keys`). Pages
 /// read through `StudioReads`; every change is a call of the page's scripts to `/api/admin` with the session cookie
 /// and CSRF token, so the console and the API share one set of rules and messages (docs/web-console.md).

@@ -27,7 +27,7 @@ public enum HelpPetModule {
         app.recordingStorage = RecordingStorage(
             store: app.objectStore, bucket: config.storage.helppetBucket, publicBaseURL: config.publicBaseURL,
             clientAddress: app.core.clientAddress)
-        // The embedded store asks HelpPet whether an upload to its bucket is still expected (item 9 of issue 12).
+        // The embedded store asks HelpPet whether an upload to its bucket is still expected.
         (app.objectStore as? LocalObjectStore)?.uploadAdmissions.register(
             UploadIntentAdmission(), forBucket: config.storage.helppetBucket)
 

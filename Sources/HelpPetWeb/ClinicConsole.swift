@@ -5,7 +5,7 @@ import Plot
 import Vapor
 import WebConsole
 
-/// The clinic console (issue 15): server-rendered pages over HelpPetAPI's domain layer, mounted at `/clinic`
+/// The clinic console: server-rendered pages over HelpPetAPI's domain layer, mounted at `/clinic`
 /// (or `/` with `WEB_CONSOLE_ROOT=helppet`). Pages read through the domain's stores; every change a page makes
 /// is a call of its scripts to `/api/v1` with the session cookie and CSRF token, so console and API share one set of
 /// rules and messages (docs/web-console.md).

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Transcription
 
-/// Long recordings are transcribed in chunks (issue 18, "long visits"): the cuts fall into pauses, near every chunk
+/// Long recordings are transcribed in chunks ("long visits"): the cuts fall into pauses, near every chunk
 /// length, and the chunks cover the recording exactly.
 @Suite struct AudioChunkPlanTests {
     static let rate = PCMWave.sampleRate

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import Transcription
 
-/// `AudioPreparation`'s duration cap against the real ffmpeg/ffprobe (issue 12 item 7): a recording over the cap is
+/// `AudioPreparation`'s duration cap against the real ffmpeg/ffprobe : a recording over the cap is
 /// refused from its declared duration without being decoded, and a container that understates its length is cut
 /// by ffmpeg's own `-t`/`-fs` one second past the cap instead of decoding three hours. Skipped without ffmpeg unless
 /// `HELPPET_REQUIRE_ENGINES=1`.

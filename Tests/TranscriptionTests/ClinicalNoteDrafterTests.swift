@@ -3,7 +3,7 @@ import Testing
 
 @testable import Transcription
 
-/// The SOAP draft and its structured findings (issue 18), on written sentences with made-up segment times.
+/// The SOAP draft and its structured findings, on written sentences with made-up segment times.
 @Suite("Clinical note draft")
 struct ClinicalNoteDrafterTests {
     let drafter = ClinicalNoteDrafter()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Transcription
 
-/// A follow-up comes only from a spoken return instruction that says when (issue 27). Each case is one short visit.
+/// A follow-up comes only from a spoken return instruction that says when. Each case is one short visit.
 @Suite("Follow-up: only a return instruction with a time")
 struct FollowUpRulesTests {
     func note(_ sentences: String...) throws -> ClinicalNote {
@@ -41,7 +41,7 @@ struct FollowUpRulesTests {
     }
 
     @Test(arguments: [
-        // The reason for the visit (issue 27's first report).
+        // The reason for the visit, which once became a follow-up.
         "Bella is here for a recheck.",
         "Max is in today for his recheck of the ear infection.",
         "She's back for her recheck and the ears look much better.",

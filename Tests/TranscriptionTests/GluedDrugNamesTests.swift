@@ -3,12 +3,12 @@ import Testing
 
 @testable import Transcription
 
-/// A word the recogniser glued onto a drug name is split against the lexicon; an ordinary word never is (issue 27).
+/// A word the recogniser glued onto a drug name is split against the lexicon; an ordinary word never is.
 @Suite struct GluedDrugNamesTests {
     static var corrector: VocabularyCorrector { ClinicVocabulary.bundled.corrector() }
 
     @Test(arguments: [
-        // What tiny.en wrote for flite's slt voice (issue 27), and what was said.
+        // What tiny.en wrote for flite's slt voice, and what was said.
         ("Startcarprofen 75 milligrams twice daily.", "Start carprofen 75 milligrams twice daily."),
         ("starcarprofen 75 milligrams", "start carprofen 75 milligrams"),
         ("We will stardoxicycline 100 milligrams.", "We will start doxycycline 100 milligrams."),

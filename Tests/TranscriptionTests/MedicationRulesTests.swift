@@ -4,7 +4,7 @@ import Testing
 @testable import Transcription
 
 /// Medications need a drug of the lexicon; brands map to the drug and keep their name; a negated drug is not a
-/// medication; decimals survive (issue 27).
+/// medication; decimals survive.
 @Suite("Medications and numbers: nothing invented, nothing lost")
 struct MedicationRulesTests {
     func note(_ sentences: String...) throws -> ClinicalNote {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Transcription
 
-/// The clinic-vocabulary corrector (issue 18): Whisper's near-misses of clinic terms become the terms, and an
+/// The clinic-vocabulary corrector: Whisper's near-misses of clinic terms become the terms, and an
 /// ordinary English word is never rewritten, however close it is to a term.
 @Suite struct VocabularyCorrectorTests {
     static let ordinary: Set<String>? = ClinicVocabulary.ordinaryWords

@@ -1,4 +1,4 @@
-"""`scripts/cluster drill`: the five fault scenarios of issue 19 under a steady mixed load, then the table.
+"""`scripts/cluster drill`: the five fault scenarios (docs/scaling.md) under a steady mixed load, then the table.
 
 Load (through nginx, like real clients): recording clients doing the seed 002 per-pet flow (new pet → initiate →
 presigned POST straight to S3 → complete; every 6th complete is left out on purpose, for the reconciler), the same

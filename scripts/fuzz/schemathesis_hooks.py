@@ -44,8 +44,8 @@ CONTRACT_REJECTIONS: list[tuple[str, str, str]] = [
      r"^visit_date must be between 946684800 and the current time plus 86400 seconds$", "§4.9"),
     # §1.7/§4.2: 8–72 bytes of UTF-8; a schema counts characters (72 characters can be up to 288 bytes).
     (r"^(POST|PUT) /api/v1/users", r"^password must be between 8 and 72 bytes$", "§4.2"),
-    # Issue 13 (onboarding): the signup's password follows the same byte rule.
-    (r"^POST /api/v1/auth/signup$", r"^password must be between 8 and 72 bytes$", "issue 13"),
+    # Onboarding: the signup's password follows the same byte rule.
+    (r"^POST /api/v1/auth/signup$", r"^password must be between 8 and 72 bytes$", "docs/iphone-app-compatibility.md"),
     # §1.6: time zones are checked against the server's tz database.
     (r"^(POST|PUT) /api/v1/practices", r"^Invalid timezone: '.*'$", "§1.6, §4.3"),
     # §4.2: the role decides which of practice_id / pet_owner_id must be set (a rule across fields).
@@ -59,14 +59,14 @@ CONTRACT_REJECTIONS: list[tuple[str, str, str]] = [
     (r"^(POST|PUT) /api/v1/appointments", r"^(One or more pets not found or don't belong to this owner"
      r"|Pet owner is not a client of this practice|Pet [0-9a-f-]{36} is inactive"
      r"|assigned_vet_user_id must reference an active VET or VET_STAFF user of the practice)$", "§4.5"),
-    # Issue 13 (the iPhone app's aliases): both names of one field sent with different values (a rule across fields).
+    # The iPhone app's aliases: both names of one field sent with different values (a rule across fields).
     (r"^(POST|PUT) /api/v1/pets", r"^microchip_id and microchip_number must be the same when both are given$",
-     "issue 13"),
+     "docs/iphone-app-compatibility.md"),
     (r"^(POST|PUT) /api/v1/medical-records", r"^treatment and treatment_plan must be the same when both are given$",
-     "issue 13"),
-    # Issue 13 (vet availability): a window ends after it starts (a rule across fields); its instants and the
+     "docs/iphone-app-compatibility.md"),
+    # Vet availability: a window ends after it starts (a rule across fields); its instants and the
     # medical record's visit_date are in the §1.6 range after conversion to UTC; the zone is a tz database name.
-    (r"^(POST|PUT) /api/v1/scheduling-unix/vet-availability", r"^end_at must be after start_at$", "issue 13"),
+    (r"^(POST|PUT) /api/v1/scheduling-unix/vet-availability", r"^end_at must be after start_at$", "docs/iphone-app-compatibility.md"),
     (r"^(POST|PUT) /api/v1/scheduling-unix/vet-availability", r"^(start_at|end_at) is out of range$", "§1.6"),
     (r"^(POST|PUT) /api/v1/medical-records", r"^visit_date is out of range$", "§1.6"),
     (r"^GET /api/v1/scheduling-unix/vet-availability/\{id\}$",

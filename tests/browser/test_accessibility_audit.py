@@ -1,4 +1,4 @@
-"""The accessibility audit (issue 31): axe-core's WCAG 2.0/2.1 A and AA rules on every page, dialog and main state of
+"""The accessibility audit: axe-core's WCAG 2.0/2.1 A and AA rules on every page, dialog and main state of
 both consoles, with no critical or serious violation allowed. The recording states (recording, uploaded) and the
 approved note with its discharge page are audited where the recording and note suites reach them.
 """

@@ -1,4 +1,4 @@
-"""Keyboard only (issue 31): a vet signs in, opens today's multi-pet appointment from the board, records one pet,
+"""Keyboard only: a vet signs in, opens today's multi-pet appointment from the board, records one pet,
 answers the consent question, pauses, resumes and stops, and sees the upload finish, with nothing but Tab, Enter,
 Space and typing sent to whatever element has focus. No mouse action and no element is clicked. Chromium's fake
 microphone (conftest's --use-fake-device-for-media-stream) gives the recorder its sound.

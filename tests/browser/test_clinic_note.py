@@ -1,4 +1,4 @@
-"""The clinical scribe end to end (issue 18): a spoken recheck visit with a pause, two drugs and a follow-up
+"""The clinical scribe end to end: a spoken recheck visit with a pause, two drugs and a follow-up
 (espeak-ng) is uploaded the way the iPhone app does it, transcribed by the real worker (Whisper tiny.en), and comes
 back as a sectioned draft whose sentences play their own seconds of audio; the vet approves it, and the printable
 discharge instructions reach the owner's account, while the draft never does.

@@ -1,4 +1,4 @@
-"""Recording in the browser (issue 15, items 2 and 3): one recorder per pet on the appointment page, the presigned
+"""Recording in the browser: one recorder per pet on the appointment page, the presigned
 upload straight to storage, recordings that survive a closed browser and a dead network, and the visit page with
 its transcript. Chromium's fake microphone plays an espeak-ng clip; one browser per clip, since Chromium loops the
 file it was started with.

@@ -1,4 +1,4 @@
-"""prefers-reduced-motion (issue 31): with the system asking for less motion, no transition or animation runs in
+"""prefers-reduced-motion: with the system asking for less motion, no transition or animation runs in
 either console (console.css's media query); without it the toast still fades."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""200% zoom and a 320 px screen (issue 31, WCAG 1.4.10 reflow): the main pages of both consoles never scroll sideways
+"""200% zoom and a 320 px screen (WCAG 1.4.10 reflow): the main pages of both consoles never scroll sideways
 (only the boxes that scroll by design: tables, the week calendars, the chart) and no control reaches past the screen.
 
 200% zoom is emulated as Chromium's own zoom works: a 1280×900 window at 200% lays the page out in a 640×450 CSS-pixel

@@ -1,4 +1,4 @@
-"""The studio console (issue 16) in a real Chromium: the seed 004 set-up story end to end.
+"""The studio console in a real Chromium: the seed 004 set-up story end to end.
 
 Sign in as the AutoDetail admin, create a service (with a validation message next to its field first), create an
 organisation key on /settings/api-keys and read it from the page, book through the client API with that key over

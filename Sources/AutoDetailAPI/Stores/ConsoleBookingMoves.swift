@@ -4,7 +4,7 @@ import Foundation
 import SQLKit
 
 /// The console's one write on `ad_appointments` that the admin API has no route for: moving a booking to another
-/// slot (issue 16). Only `StudioReschedule` calls it, inside the booking transaction.
+/// slot. Only `StudioReschedule` calls it, inside the booking transaction.
 extension BookingStore {
     /// Moves a booking that still has `expected` status and still starts at `from` (a conditional write: of two
     /// concurrent moves only one applies). False when the row changed meanwhile.

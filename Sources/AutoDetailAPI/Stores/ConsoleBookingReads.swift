@@ -3,7 +3,7 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// The studio console's own reads of `ad_appointments` (issue 16), each one statement; the API's reads are in
+/// The studio console's own reads of `ad_appointments`, each one statement; the API's reads are in
 /// `BookingStore.swift`.
 extension BookingStore {
     /// The bookings list: the admin filters of §4.7.4 plus a service, ascending by start, at most `limit` rows.

@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 import Vapor
 
-/// The read path's process-local caches (issue 14, docs/read-path.md).
+/// The read path's process-local caches (docs/read-path.md).
 ///
 /// - `identities`: what a bearer token is checked against (token version, role, practice, active, linked owner),
 ///   so a request needs no query to authenticate. A change made through this process is seen by its next request

@@ -22,7 +22,7 @@ package struct ConsolePracticeRow: Sendable {
     package let email: String?
     package let address: String?
     package let isActive: Bool
-    /// Whether a recording needs the owner's agreement confirmed first (issue 15).
+    /// Whether a recording needs the owner's agreement confirmed first.
     package let recordingConsentRequired: Bool
 }
 

@@ -59,7 +59,7 @@ package struct ConsoleVisitSummary: Sendable {
     package let summary: String?
     package let excerpt: String
     package let hasAudio: Bool
-    /// `draft`, `approved` or nil (issue 18: owners read approved notes only).
+    /// `draft`, `approved` or nil (owners read approved notes only).
     package let summaryStatus: String?
 }
 

@@ -42,10 +42,10 @@ package struct ClinicVisitDetail: Sendable {
     package let createdByName: String?
     package let createdAt: Date
     package let updatedAt: Date
-    /// When the note was approved (issue 18); nil while it is a draft.
+    /// When the note was approved; nil while it is a draft.
     package let approvedAt: String?
     package let addenda: [ConsoleAddendum]
-    /// The structured draft (`metadata.clinical_note`, issue 18): sections whose sentences point at the audio.
+    /// The structured draft (`metadata.clinical_note`): sections whose sentences point at the audio.
     package let note: ClinicalNoteView?
 }
 

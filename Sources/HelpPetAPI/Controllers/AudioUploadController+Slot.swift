@@ -133,7 +133,7 @@ extension AudioUploadController {
 
         // Under the slot's row lock: a concurrent reissue of the same key (another URL time) does not matter, so it
         // is not compared; comparing it made 32 sustained initiates on one slot lose the race eight times in a
-        // row around second boundaries (503, issue 14). A new legacy reservation, a completion or another key
+        // row around second boundaries (503). A new legacy reservation, a completion or another key
         // does matter: then the slot table is applied again.
         let updated = try await req.db.writeTransaction { db -> Bool in
             guard let current = try await VisitRows.locked(visit.id!, on: db), current.state == .new,

@@ -24,7 +24,7 @@ struct AudioUploadController: RouteCollection {
         let appointmentID: UUID?
         let replaceExisting: Bool
         let practiceID: UUID?
-        /// The vet confirmed that the owner agreed to being recorded (issue 15; optional, additive).
+        /// The vet confirmed that the owner agreed to being recorded (optional, additive).
         let ownerConsentConfirmed: Bool?
 
         init(_ fields: FieldReader) throws {

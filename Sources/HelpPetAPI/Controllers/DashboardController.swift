@@ -21,7 +21,7 @@ struct DashboardController: RouteCollection {
         let timezone: String
         let today_appointments: [AppointmentResponse]
         let stats: Stats
-        /// The vet's active availability windows overlapping the day (issue 13; additive).
+        /// The vet's active availability windows overlapping the day (additive).
         let availability_windows: [VetAvailabilityResponse]
     }
 
@@ -33,7 +33,7 @@ struct DashboardController: RouteCollection {
         @NullEncodable var current_appointment: AppointmentResponse?
         let completed_count: Int
         let remaining_count: Int
-        /// The vet's active availability windows overlapping the day (issue 13; additive).
+        /// The vet's active availability windows overlapping the day (additive).
         let availability_windows: [VetAvailabilityResponse]
     }
 

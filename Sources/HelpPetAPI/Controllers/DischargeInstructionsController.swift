@@ -2,7 +2,7 @@ import AppCore
 import Foundation
 import Vapor
 
-/// `GET /visit-transcripts/{visit_id}/discharge-instructions` (issue 18): the owner's take-home instructions of an
+/// `GET /visit-transcripts/{visit_id}/discharge-instructions`: the owner's take-home instructions of an
 /// approved note. Everyone who may read the visit may read them (its practice's staff, ADMIN, the pet's owner); the
 /// printable page is the clinic console's `/clinic/visits/{id}/discharge`.
 struct DischargeInstructionsController: RouteCollection {

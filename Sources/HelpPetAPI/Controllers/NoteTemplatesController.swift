@@ -2,7 +2,7 @@ import AppCore
 import Foundation
 import Vapor
 
-/// A practice's note templates (issue 18): the practice's staff and ADMIN read them; only ADMIN edits one, which
+/// A practice's note templates: the practice's staff and ADMIN read them; only ADMIN edits one, which
 /// stores a new version (append-only) that new notes are drafted with. `?version=N` reads an older version, the one
 /// an old note names in `metadata.clinical_note.template_version`.
 struct NoteTemplatesController: RouteCollection {

@@ -2,7 +2,7 @@ import AppCore
 import Foundation
 import Vapor
 
-/// A practice's own clinic terms for the transcription engine (issue 18): read and replaced by ADMIN and by the
+/// A practice's own clinic terms for the transcription engine: read and replaced by ADMIN and by the
 /// practice's staff (VET, VET_STAFF); another practice is a 404 as everywhere, a pet owner 403. The worker adds the
 /// terms to the decoder's hotwords and to the corrector's lexicon for that practice's recordings.
 struct PracticeVocabularyController: RouteCollection {

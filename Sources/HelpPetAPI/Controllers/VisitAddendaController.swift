@@ -3,7 +3,7 @@ import Fluent
 import Foundation
 import Vapor
 
-/// `POST/GET /visit-transcripts/{visit_id}/addenda` (issue 18): corrections of an approved note, append-only. Staff
+/// `POST/GET /visit-transcripts/{visit_id}/addenda`: corrections of an approved note, append-only. Staff
 /// of the visit's practice (and ADMIN) write them; everyone who may read the visit reads them (a pet owner only
 /// once the note is approved, which is the only time addenda exist).
 struct VisitAddendaController: RouteCollection {

@@ -17,7 +17,7 @@ struct PracticeResponse: Encodable, Sendable {
     @NullEncodable var website: String?
     @NullEncodable var license_number: String?
     @NullEncodable var admin_user_id: String?
-    /// Additive (issue 15): recording needs the owner's confirmed agreement.
+    /// Additive: recording needs the owner's confirmed agreement.
     let recording_consent_required: Bool
     let created_at: Date
     let updated_at: Date

@@ -2,11 +2,11 @@ import AppCore
 
 /// Draft summaries are machine-written and unapproved: staff see them, pet owners never do (contract §5.1). The
 /// rule covers every summary a visit carries: its own and those of its `previous_recordings` entries, which keep
-/// the `summary_status` of the recording they were (issue 12, item 8).
+/// the `summary_status` of the recording they were.
 enum DraftSummaries {
     static func isDraft(_ object: [String: JSONValue]) -> Bool { object["summary_status"] == .string("draft") }
 
-    /// A visit's metadata as a pet owner sees it: a draft's sectioned note (`clinical_note`, issue 18) is null, and so
+    /// A visit's metadata as a pet owner sees it: a draft's sectioned note (`clinical_note`) is null, and so
     /// is each previous recording's draft summary and note.
     static func hidden(in metadata: [String: JSONValue]) -> [String: JSONValue] {
         var shown = metadata

@@ -1,7 +1,7 @@
 import AppCore
 import Foundation
 
-/// Issue 18: approving a visit's note (any `PUT` with `summary`, as the contract has always said) records who approved
+/// Approving a visit's note (any `PUT` with `summary`, as the contract has always said) records who approved
 /// it and when, and locks it: a later `summary` is refused, corrections go into addenda (append-only). A new
 /// recording of the visit (replace) starts a new note; the approved one moves into `previous_recordings` with its
 /// approval.

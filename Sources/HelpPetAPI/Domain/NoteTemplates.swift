@@ -1,7 +1,7 @@
 import AppCore
 import Foundation
 
-/// The sections a visit's note is drafted into (issue 18): SOAP by default; dental, surgery and recheck shipped;
+/// The sections a visit's note is drafted into: SOAP by default; dental, surgery and recheck shipped;
 /// each practice may keep its own versions (ADMIN, `PUT /practices/{id}/note-templates/{key}`). A note records the
 /// key and version it was written with, and carries its section titles, so editing a template never changes an old
 /// note.

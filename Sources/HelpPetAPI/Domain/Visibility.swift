@@ -79,7 +79,7 @@ enum Visibility {
 
     /// Members see the visits of their current practice only (the caller is reloaded on every request). There is
     /// no exception for a visit's creator: a member can only create visits in their own practice, so the
-    /// exception only ever let a member who moved away keep reading a former practice's visit (issue 12, item 6).
+    /// exception only ever let a member who moved away keep reading a former practice's visit.
     static func visit(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Visit {
         let notFound = APIError.visitNotFound
         guard let visit = try await Visit.find(id, on: db) else { throw notFound }

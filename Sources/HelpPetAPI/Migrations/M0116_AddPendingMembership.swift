@@ -2,7 +2,7 @@ import AppCore
 import Fluent
 import SQLKit
 
-/// Onboarding (issue 13): a self-registered user is stored with role `PENDING` (no practice, so `users_role_practice`
+/// Onboarding: a self-registered user is stored with role `PENDING` (no practice, so `users_role_practice`
 /// keeps holding) until an ADMIN admits them; the practice they asked to join and the member role they signed up for
 /// wait in two columns. The role CHECK is widened with `PENDING` (SQLite rebuilds the table, CheckConstraintWidening).
 struct M0116_AddPendingMembership: AsyncMigration {

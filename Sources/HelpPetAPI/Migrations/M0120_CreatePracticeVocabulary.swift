@@ -2,7 +2,7 @@ import AppCore
 import Fluent
 import SQLKit
 
-/// A practice's own clinic terms for the transcription engine (issue 18): one row per practice, the terms one per
+/// A practice's own clinic terms for the transcription engine: one row per practice, the terms one per
 /// line (a term never holds a line break: PracticeVocabularyRequest refuses it), so both engines store plain text.
 struct M0120_CreatePracticeVocabulary: AsyncMigration {
     var name: String { "M0120_CreatePracticeVocabulary" }

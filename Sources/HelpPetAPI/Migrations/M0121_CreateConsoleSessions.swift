@@ -2,7 +2,7 @@ import AppCore
 import Fluent
 import SQLKit
 
-/// The clinic console's browser sessions (issue 15): only the SHA-256 of the cookie token is stored, so a database
+/// The clinic console's browser sessions: only the SHA-256 of the cookie token is stored, so a database
 /// read gives no usable session; logout sets `revoked_at`, and a user's token version change voids them all.
 struct M0121_CreateConsoleSessions: AsyncMigration {
     var name: String { "M0121_CreateConsoleSessions" }

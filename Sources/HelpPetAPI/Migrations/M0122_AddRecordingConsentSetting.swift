@@ -2,7 +2,7 @@ import AppCore
 import Fluent
 import SQLKit
 
-/// The practice's recording-consent setting (issue 15): when true, `initiate` refuses to start a recording whose
+/// The practice's recording-consent setting: when true, `initiate` refuses to start a recording whose
 /// appointment (or day slot) has no confirmed owner agreement. Off by default, so existing clients that never send
 /// `owner_consent_confirmed` keep working.
 struct M0122_AddRecordingConsentSetting: AsyncMigration {

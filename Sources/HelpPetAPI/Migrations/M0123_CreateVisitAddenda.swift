@@ -2,7 +2,7 @@ import AppCore
 import Fluent
 import SQLKit
 
-/// Addenda of approved visit notes (issue 18): append-only, so there is no update or delete path; a visit's deletion
+/// Addenda of approved visit notes: append-only, so there is no update or delete path; a visit's deletion
 /// takes its addenda with it. `position` orders them (1, 2, …): timestamps are whole seconds, so two addenda of the
 /// same second would otherwise have no order.
 struct M0123_CreateVisitAddenda: AsyncMigration {

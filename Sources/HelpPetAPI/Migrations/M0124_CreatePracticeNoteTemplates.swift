@@ -2,7 +2,7 @@ import AppCore
 import Fluent
 import SQLKit
 
-/// A practice's own versions of the note templates (issue 18). Append-only: an edit is a new row with the next
+/// A practice's own versions of the note templates. Append-only: an edit is a new row with the next
 /// version, so a note written with version 2 can always be shown with version 2's sections. Version 1 of every key is
 /// built in (NoteTemplates.builtIn) and never stored.
 struct M0124_CreatePracticeNoteTemplates: AsyncMigration {

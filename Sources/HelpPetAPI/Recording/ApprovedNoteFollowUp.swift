@@ -3,7 +3,7 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// Issue 18: approving a note that asks for a follow-up writes it into the pet's medical records, so the dashboard
+/// Approving a note that asks for a follow-up writes it into the pet's medical records, so the dashboard
 /// and the iPhone app (which read `follow_up_date` there) see it. One `visit_summary` record per visit: its lineage
 /// id is derived from the visit's id, so approving the note of a replaced recording amends the same record (a new
 /// version, as every change of a medical record is) instead of adding a second one.

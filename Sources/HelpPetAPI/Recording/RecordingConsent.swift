@@ -2,7 +2,7 @@ import AppCore
 import Fluent
 import Foundation
 
-/// The owner's agreement to being recorded (issue 15): `metadata.recording_consent` =
+/// The owner's agreement to being recorded: `metadata.recording_consent` =
 /// `{"confirmed_by": user id, "confirmed_at": datetime}`, written by the server from the caller and its clock when an
 /// initiate says `owner_consent_confirmed: true` (never taken from the client's metadata: the key is server-managed).
 /// It is asked once per appointment: a later initiate for another pet of the same appointment carries the first

@@ -4,7 +4,7 @@ import Foundation
 import SQLKit
 
 /// Every SQL statement of the appointments aggregate (appointments and their pets). Each read is one statement
-/// (issue 14): the appointment joined to its pets and their recordings, scoped to the caller inside the SQL.
+///: the appointment joined to its pets and their recordings, scoped to the caller inside the SQL.
 enum AppointmentStore {
     /// The columns of `AppointmentPetRow`: `a` appointments, `ap` its pet links, `p` the pets, `v` their visits.
     private static let columns: SQLQueryString = """

@@ -5,7 +5,7 @@ import SQLKit
 
 /// The visit writes of the recording lifecycle outside the controllers: the legacy upload's reservation, completion,
 /// the reconciler and the transcription worker. With `VisitStore`'s controller writes, every statement that writes
-/// `visits` is in this store (issue 14: visits are written in one place). Each runs inside the caller's transaction,
+/// `visits` is in this store (visits are written in one place). Each runs inside the caller's transaction,
 /// after the caller locked and checked the row; the `WHERE` conditions repeat what the caller checked, so a statement
 /// never changes a row that moved on meanwhile.
 extension VisitStore {

@@ -101,7 +101,7 @@ struct AppointmentRecorderView {
         )
     }
 
-    /// Asked before the appointment's first recording (issue 15): the owner's agreement, recorded by the server
+    /// Asked before the appointment's first recording: the owner's agreement, recorded by the server
     /// with who confirmed and when. Where the practice makes it optional, the vet may record without it.
     private func consentDialog() -> Node<HTML.BodyContext> {
         .tag("dialog",

@@ -2,7 +2,7 @@ import Foundation
 import HelpPetAPI
 import Plot
 
-/// The visit page's clinical note (issue 18): the template's sections, every sentence a button that plays the
+/// The visit page's clinical note: the template's sections, every sentence a button that plays the
 /// stretch of the recording it was written from, then the vitals, medications and follow-up read alongside, and
 /// the flags a person should look at before approving.
 struct ClinicalNoteSection {

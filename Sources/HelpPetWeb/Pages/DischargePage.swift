@@ -4,7 +4,7 @@ import HelpPetAPI
 import Plot
 import Vapor
 
-/// The printable discharge instructions of a visit (`{mount}/visits/{id}/discharge`, issue 18): the same words as the
+/// The printable discharge instructions of a visit (`{mount}/visits/{id}/discharge`): the same words as the
 /// API's `GET /visit-transcripts/{id}/discharge-instructions`, for whoever may read the visit: its practice's staff,
 /// ADMIN and the pet's owner (signed in to the console with their own account). 409 until the note is approved.
 struct DischargePage: Sendable {

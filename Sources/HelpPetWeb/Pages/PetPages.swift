@@ -57,7 +57,7 @@ struct PetPages: Sendable {
         ))
     }
 
-    /// What a pet owner reads of the visits: approved notes with their addenda, never a draft (issue 18).
+    /// What a pet owner reads of the visits: approved notes with their addenda, never a draft.
     private func approvedNotes(
         _ visits: [ConsoleVisitSummary], clock: PracticeClock, request: Request
     ) async throws -> Node<HTML.BodyContext> {

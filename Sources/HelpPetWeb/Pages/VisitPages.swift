@@ -189,7 +189,7 @@ struct VisitView {
         )
     }
 
-    /// Approving is the API's `PUT` with `summary` (issue 18): the vet may edit the draft first. It locks the note.
+    /// Approving is the API's `PUT` with `summary`: the vet may edit the draft first. It locks the note.
     private func approvalForm() -> Node<HTML.BodyContext> {
         guard detail.state == "processed" || detail.source == "manual" else { return .empty }
         return .tag("details", .class("approve"),

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The machine-drafted clinical note of one recording (issue 18): the template's sections, each sentence with the
+/// The machine-drafted clinical note of one recording: the template's sections, each sentence with the
 /// stretch of audio it came from, the structured findings read alongside, and what a person should look at before
 /// approving. Stored as `metadata.clinical_note` (snake_case keys, like the rest of the contract); a draft until a
 /// vet approves the visit's summary.

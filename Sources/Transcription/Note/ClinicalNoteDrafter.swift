@@ -1,6 +1,6 @@
 import Foundation
 
-/// Drafts the clinical note of a transcript (issue 18): the template's sections with every sentence tied to its
+/// Drafts the clinical note of a transcript: the template's sections with every sentence tied to its
 /// audio, the structured findings, and the flags a person must clear. Deterministic and offline.
 public struct ClinicalNoteDrafter: Sendable {
     public let lexicon: MedicationLexicon

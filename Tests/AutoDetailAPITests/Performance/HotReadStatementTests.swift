@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import VaporTesting
 
-/// One statement per hot read (issue 14): the service list, availability and an appointment GET each execute exactly
+/// One statement per hot read: the service list, availability and an appointment GET each execute exactly
 /// one SQL statement, however much data there is; the key check adds one statement only when this process has not
 /// checked the key within the last second. Each test fails if a change adds a second statement.
 @Suite struct HotReadStatementTests {

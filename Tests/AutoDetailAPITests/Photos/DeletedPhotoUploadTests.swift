@@ -6,7 +6,7 @@ import SQLKit
 import Testing
 import VaporTesting
 
-/// Issue 12, item 9: a deleted photo's presigned PUT stays valid for up to 15 minutes, but must not re-create an
+/// A deleted photo's presigned PUT stays valid for up to 15 minutes, but must not re-create an
 /// object that belongs to nothing. The embedded store refuses it (403 `AccessDenied`: the key has no upload row
 /// any more); on S3, which cannot refuse, the upload cleanup removes the key again once the URL has expired.
 @Suite struct DeletedPhotoUploadTests {

@@ -19,7 +19,7 @@ import VaporTesting
             let today = try await app.get("/api/v1/dashboard/vet/\(Demo.vet1.id.lowercased)/today", token: vet)
             #expect(today.status == .ok, "\(today)")
             let json = today.json
-            // `availability_windows` is issue 13's additive field (none in the demo data).
+            // `availability_windows` is an additive field for the iPhone app (none in the demo data).
             #expect(json.keys == ["date", "timezone", "appointments_today", "next_appointment", "current_appointment",
                                   "completed_count", "remaining_count", "availability_windows"])
             #expect(json["availability_windows"].array?.isEmpty == true)

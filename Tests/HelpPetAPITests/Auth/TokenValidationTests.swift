@@ -218,7 +218,7 @@ import VaporTesting
         }
     }
 
-    /// `GET /practices` without a token is the public practice directory (issue 13, PracticeDirectoryTests).
+    /// `GET /practices` without a token is the public practice directory (PracticeDirectoryTests).
     @Test func protectedRoutesAllRequireAToken() async throws {
         try await withTestApp { app in
             let id = Demo.practiceID.uuidString.lowercased()

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 14: initiates under SUSTAINED contention on one (appointment, pet) — 32 connections, each sending initiates
+/// Initiates under SUSTAINED contention on one (appointment, pet) — 32 connections, each sending initiates
 /// back to back for several seconds, as `wrk` does — all succeed on one visit row. Before, a reissue compared the
 /// URL time of the row as read and lost to every concurrent reissue from another second, and eight lost rounds in
 /// a row answered 503.

@@ -19,7 +19,7 @@ import VaporTesting
                  "pet": {"id": "d3000000-0000-4000-8000-000000000002", "name": "Max", "species": "dog"},
                  "created_by_user": {"id": "d1000000-0000-4000-8000-000000000002", "full_name": "Dr. Sarah Johnson"}}
                 """
-            // The contract's example exactly, plus the iPhone app's keys (issue 13), which are checked here too.
+            // The contract's example exactly, plus the iPhone app's keys, which are checked here too.
             guard case .object(var body)? = response.json.value else {
                 Issue.record("not an object: \(response)")
                 return

@@ -88,7 +88,7 @@ import VaporTesting
 }
 
 
-/// The hot reads of issue 14 are ONE statement each, authentication included: the bearer check is answered by the
+/// The hot reads (docs/read-path.md) are ONE statement each, authentication included: the bearer check is answered by the
 /// process-local cache (at most one second old), and everything else (visibility, counts, the page, pets,
 /// recordings, zones, availability windows) is inside the one statement. A second statement fails this test.
 @Suite struct HotReadStatementTests {

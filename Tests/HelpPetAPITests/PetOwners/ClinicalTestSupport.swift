@@ -10,7 +10,7 @@ import VaporTesting
 
 /// Key sets of the representations of contract §4.0: "All keys are always present".
 enum ClinicalKeys {
-    // Each set is the contract's keys plus the keys issue 13 adds for the shipped iPhone app
+    // Each set is the contract's keys plus the keys added for the shipped iPhone app (docs/iphone-app-compatibility.md)
     // (docs/iphone-app-compatibility.md): responses gain keys, never lose or change one.
     static let petOwner: Set<String> = [
         "id", "first_name", "last_name", "full_name", "email", "phone", "address", "user_id", "practice_ids", "pets",
@@ -41,11 +41,11 @@ enum ClinicalKeys {
         "uuid", "pet_id", "appointment_id", "practice_id", "visit_date", "full_text", "audio_transcript_url", "metadata",
         "summary", "state", "created_at", "updated_at", "created_by",
     ]
-    /// An item of the visits of a pet: a visit plus the iPhone app's two keys (issue 13).
+    /// An item of the visits of a pet: a visit plus the iPhone app's two keys.
     static let petVisitListItem: Set<String> = visitTranscript.union(["has_audio", "chief_complaint"])
 }
 
-/// The contract's examples are compared exactly after the keys issue 13 adds for the iPhone app are taken out again
+/// The contract's examples are compared exactly after the keys added for the iPhone app are taken out again
 /// (the added keys are asserted by ClinicalKeys and the IPhoneApp suites).
 enum ContractExample {
     /// `value` without `keys` in its top-level object, or in each object of its `records` list; `nested` strips keys

@@ -96,7 +96,7 @@ import VaporTesting
         try await withTestApp { app in
             let vet = try await app.token(for: Demo.vet1)
             for body: [String: Any?] in [
-                // (`full_name` alone renames since issue 13: the iPhone app's edit screen sends only it.)
+                // (`full_name` alone renames: the iPhone app's edit screen sends only it.)
                 [:], ["practice_ids": [], "pets": [], "created_at": "2030-01-01T00:00:00Z"],
                 ["id": Demo.owner(1).lowercased], ["unknown": 1],
             ] {

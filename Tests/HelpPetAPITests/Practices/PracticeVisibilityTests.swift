@@ -9,9 +9,9 @@ import VaporTesting
     static let demo = Demo.practiceID.uuidString.lowercased()
     static let practiceKeys: Set<String> = [
         "id", "name", "timezone", "phone", "email", "address", "is_active", "created_at", "updated_at",
-        // Issue 13: the iPhone app's keys.
+        // The iPhone app's keys.
         "uuid", "specialties", "accepts_new_patients", "description", "website", "license_number", "admin_user_id",
-        // Issue 15: the recording-consent setting.
+        // The recording-consent setting.
         "recording_consent_required",
     ]
 

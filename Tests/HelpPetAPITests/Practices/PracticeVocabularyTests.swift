@@ -5,7 +5,7 @@ import Testing
 import Transcription
 import VaporTesting
 
-/// `GET`/`PUT /api/v1/practices/{id}/vocabulary` (issue 18): a practice's own clinic terms for the transcription
+/// `GET`/`PUT /api/v1/practices/{id}/vocabulary`: a practice's own clinic terms for the transcription
 /// engine; ADMIN and the practice's staff; validated and capped; handed to the worker with each job of the practice.
 @Suite struct PracticeVocabularyTests {
     static let path = "/api/v1/practices/\(Demo.practiceID.uuidString.lowercased())/vocabulary"

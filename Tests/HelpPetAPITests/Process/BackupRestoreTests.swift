@@ -9,7 +9,7 @@ import Testing
     import Glibc
 #endif
 
-/// `server backup` / `server restore` of the embedded default (SQLite + local object store), issue 19: a backup
+/// `server backup` / `server restore` of the embedded default (SQLite + local object store): a backup
 /// taken while recordings upload and bookings arrive restores into a fresh data folder on which a new server
 /// plays back every recording completed before the backup byte for byte and lists every booking made before it.
 /// Always SQLite (the PostgreSQL path is pg_dump's), whatever database the test run uses.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VaporTesting
 
-/// The transport rules of docs/transport-safety.md over real sockets (issue 12, items 11 and 12): the Host header
+/// The transport rules of docs/transport-safety.md over real sockets: the Host header
 /// must be there exactly once, and a client that goes away mid-body is counted as a client abort, never as a 500.
 @Suite struct TransportRulesTests {
     typealias F = RecordingFixtures
@@ -86,7 +86,7 @@ import VaporTesting
         }
     }
 
-    /// Issue 12 item 10, the part the application can do: a head that promises a body and then sends nothing held its
+    /// The part of the slow-client rules the application can do (docs/transport-safety.md): a head that promises a body and then sends nothing held its
     /// socket forever, because the request never reaches the application; now the idle timeout frees it. Idle
     /// keep-alive connections go the same way, while a body that keeps moving, however slowly, is never cut.
     @Test func aConnectionOnWhichNothingMovesIsClosedAtTheIdleTimeout() async throws {

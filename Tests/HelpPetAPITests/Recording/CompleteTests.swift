@@ -135,7 +135,7 @@ import VaporTesting
     }
 
     /// 404 for a caller who is not ADMIN and not a member of the visit's current practice. Its creator gets no
-    /// exception once moved to another practice (issue 12, item 6: complete answers with the whole visit).
+    /// exception once moved to another practice (complete answers with the whole visit).
     @Test func visibilityMembersCreatorsAndAdmins() async throws {
         try await F.withApp { app in
             let vet1 = try await app.token(for: Demo.vet1)

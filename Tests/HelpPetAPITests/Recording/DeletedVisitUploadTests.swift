@@ -6,7 +6,7 @@ import SQLKit
 import Testing
 import VaporTesting
 
-/// Issue 12, item 9: a deleted visit's presigned POST stays valid for up to an hour, but must not re-create an
+/// A deleted visit's presigned POST stays valid for up to an hour, but must not re-create an
 /// object that belongs to nothing. The embedded store refuses it (403 `AccessDenied`: the key has no live upload
 /// intent any more); on S3, which cannot refuse, the reconciler removes what lands under a deleted visit's keys
 /// once their URLs have expired (docs/recording-safety.md).

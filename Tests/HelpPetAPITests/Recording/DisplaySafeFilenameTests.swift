@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import VaporTesting
 
-/// File names cannot display as something else (issue 12 item 12, docs/transport-safety.md): bidirectional controls
+/// File names cannot display as something else (docs/transport-safety.md): bidirectional controls
 /// are removed from the names a client sends (initiate and the legacy upload), from the playback name and from the
 /// stored object's `Content-Disposition`, and stored objects are served with `X-Content-Type-Options: nosniff`.
 @Suite struct DisplaySafeFilenameTests {

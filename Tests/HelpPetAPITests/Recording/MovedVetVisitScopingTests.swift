@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import VaporTesting
 
-/// Issue 12, item 6: every path that returns a visit checks the caller's current practice. A vet moved to another
+/// Every path that returns a visit checks the caller's current practice. A vet moved to another
 /// practice (admin `PUT /users/{id}` with a new `practice_id`) keeps their token, but every visit of the former
 /// practice, the ones they recorded included, answers the contract's 404 — the repeated `complete` too, which used
 /// to return the whole visit to its creator.

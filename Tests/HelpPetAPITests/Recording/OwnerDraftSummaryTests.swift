@@ -5,7 +5,7 @@ import Testing
 import Transcription
 import VaporTesting
 
-/// Issue 12, item 8: pet owners see approved summaries only, everywhere a visit is rendered for them. A replaced
+/// Pet owners see approved summaries only, everywhere a visit is rendered for them. A replaced
 /// recording keeps its summary and `summary_status` in `metadata.previous_recordings`; a draft one there is null
 /// for owners (the visit read, both visit lists), while staff still see it and approved ones stay visible.
 @Suite struct OwnerDraftSummaryTests {

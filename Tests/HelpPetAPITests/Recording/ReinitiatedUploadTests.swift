@@ -5,7 +5,7 @@ import SQLKit
 import Testing
 import VaporTesting
 
-/// Issue 12, item 5: nothing that lands under a key the server issued is lost. Re-initiating with another content
+/// Nothing that lands under a key the server issued is lost. Re-initiating with another content
 /// type issues a second key for the same slot while the first URL stays valid; complete and the reconciler look
 /// under every key of the slot (upload intents), the newest landed object of the current round becomes the
 /// recording and any other one is kept in `previous_recordings` (docs/recording-safety.md).

@@ -7,7 +7,7 @@ import VaporTesting
 
 @testable import HelpPetAPI
 
-/// The one-statement reads of issue 14, called directly: their edge cases and the caller scoping inside the SQL
+/// The one-statement reads (docs/read-path.md), called directly: their edge cases and the caller scoping inside the SQL
 /// (an invisible row is simply not returned). Both engines, like every database suite.
 @Suite struct ReadStoreTests {
     static let admin = Caller(id: Demo.admin.id, role: .admin, practiceID: nil, petOwnerID: nil)

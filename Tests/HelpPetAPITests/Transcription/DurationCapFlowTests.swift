@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The duration cap end to end (issue 12 item 7, `TRANSCRIPTION_MAX_AUDIO_SECONDS`): a 2 MB FLAC of three hours of
+/// The duration cap end to end (`TRANSCRIPTION_MAX_AUDIO_SECONDS`): a 2 MB FLAC of three hours of
 /// silence is refused from its declared duration, and a FLAC whose header says one second while it holds three hours
 /// is stopped by ffmpeg's own caps. Both end `failed` after one attempt with a reason a vet can read, on SQLite and,
 /// with `DATABASE_URL`, on PostgreSQL.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 18, "long visits": a recording longer than the chunk length is transcribed in chunks cut in its pauses,
+/// "Long visits" (docs/scribe.md): a recording longer than the chunk length is transcribed in chunks cut in its pauses,
 /// the visit shows `metadata.transcription_progress` while it runs, nothing is lost at the cuts, and the segments
 /// keep the recording's clock. Real engine (Whisper), a real server process; the chunk length is set short
 /// (TRANSCRIPTION_CHUNK_SECONDS=20) so a one-minute recording has three chunks.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Transcription
 
-/// Issue 18, "no text from silence or noise": Whisper invents sentences where nobody speaks ("You", "Thank you for
+/// "No text from silence or noise" (docs/scribe.md): Whisper invents sentences where nobody speaks ("You", "Thank you for
 /// watching."); the voice activity filter in front of it must leave such audio empty, and must not eat the words
 /// next to long pauses in a real visit. Real engine, generated audio (ffmpeg's noise sources, espeak-ng).
 @Suite(.serialized) struct SilenceAndNoiseTests {

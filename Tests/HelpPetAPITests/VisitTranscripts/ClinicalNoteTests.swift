@@ -5,7 +5,7 @@ import Testing
 import Transcription
 import VaporTesting
 
-/// Issue 18: the worker's sectioned note (`metadata.clinical_note`) is a draft staff see and owners do not; approving
+/// The worker's sectioned note (`metadata.clinical_note`) is a draft staff see and owners do not; approving
 /// it writes its follow-up into the pet's medical records and opens the owner's discharge instructions; practices
 /// keep their own, versioned note templates.
 @Suite struct ClinicalNoteTests {

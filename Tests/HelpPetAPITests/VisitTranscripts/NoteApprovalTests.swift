@@ -5,7 +5,7 @@ import Testing
 import Transcription
 import VaporTesting
 
-/// Issue 18: a `PUT` with `summary` approves the note and records who and when; after that the note is locked (409
+/// A `PUT` with `summary` approves the note and records who and when; after that the note is locked (409
 /// pointing at the addenda endpoint) and corrections are addenda (append-only), which pet owners see only with an
 /// approved note. A new recording of the visit starts a new note.
 @Suite struct NoteApprovalTests {

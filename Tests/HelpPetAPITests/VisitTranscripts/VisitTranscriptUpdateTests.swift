@@ -186,7 +186,7 @@ import VaporTesting
                 == "Routine wellness exam completed. No issues found.")
             let admin = try await app.put(VisitFixtures.demo + "/", token: try await app.token(for: Demo.admin), json: body)
             #expect(admin.status == .ok, "\(admin)")
-            // An approved note no longer changes (issue 18); the upper-case id still reaches the visit.
+            // An approved note no longer changes; the upper-case id still reaches the visit.
             let upper = try await app.put(
                 VisitFixtures.path(Demo.visitID.uuidString), token: vet, json: ["metadata": ["note": "y"]])
             #expect(upper.json["metadata"]["note"].string == "y")

@@ -5,7 +5,7 @@ import Vapor
 import VaporTesting
 @testable import ObjectStorage
 
-/// The per-bucket `UploadAdmission` hook of the embedded store (issue 12, item 9): a correctly signed upload is
+/// The per-bucket `UploadAdmission` hook of the embedded store: a correctly signed upload is
 /// still refused with 403 `AccessDenied` when the product that issued the URL no longer expects that key, asked
 /// before a byte is stored and again just before the object is published; a bucket without a rule admits all.
 @Suite struct UploadAdmissionTests {
