@@ -5,8 +5,8 @@ import Testing
     import Glibc
 #endif
 
-/// SIGTERM drains the requests in flight and the process exits 0 within 10 s (
-/// docs/transport-safety.md "Shutdown"): a login whose body is still arriving when the signal comes is answered,
+/// SIGTERM drains the requests in flight and the process exits 0 within 10 s (docs/transport-safety.md,
+/// "Shutdown"): a login whose body is still arriving when the signal comes is answered,
 /// with the password hasher and the database still there, and Vapor never reports "Server stop took too long".
 @Suite(.timeLimit(.minutes(10))) struct GracefulShutdownTests {
     @Test func sigtermLetsASlowRequestFinishAndExitsZeroWithinTenSeconds() async throws {
