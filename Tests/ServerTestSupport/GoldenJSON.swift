@@ -209,7 +209,7 @@ public struct GoldenNormaliser: Sendable {
         guard let key else { return false }
         // Instants the dataset sets (an availability window's bounds): kept verbatim.
         if datasetInstantKeys.contains(key) { return false }
-        return key.hasSuffix("_at") || key.hasSuffix("At") || ["time", "timestamp", "last_seen", "expires"].contains(key)
+        return key.hasSuffix("_at") || key.hasSuffix("At") || ["time", "timestamp", "last_seen", "expires", "expiration"].contains(key)
     }
 
     /// Lists of ids the contract sorts by id ascending (`practice_ids`): ids made at run time are random, so their
@@ -261,11 +261,13 @@ public struct GoldenNormaliser: Sendable {
             return "<base64-json:" + GoldenPrinter.compact(normalise(inner)) + ">"
         }
         var out = text
-        // AutoDetail API keys and their shown prefixes: `org_<unix seconds>_<random hex>`, the seconds kept.
-        out = Self.replace(#"(?<![0-9a-zA-Z])(org|ios)_[0-9]{10}_[0-9a-f]{1,23}(?![0-9a-zA-Z])"#, in: out) { match in
-            let head = match.prefix(15)
-            return head + "<hex\(match.count - 15)>"
+        // AutoDetail API keys and their shown prefixes: `org_<unix seconds of the mint>_<random hex>`.
+        out = Self.replace(#"(?<![0-9a-zA-Z])(org|ios)_[0-9]{10}_[0-9a-f]+(?![0-9a-zA-Z])"#, in: out) { match in
+            let hex = match.count - 15
+            return match.prefix(4) + "<unix>_" + (hex >= 24 ? "<hex\(hex)>" : "<hex\(hex)>")
         }
+        // SigV4 request times (`X-Amz-Date`, `x-amz-date`): the server clock at the request.
+        out = Self.replace(#"(?<![0-9])[0-9]{8}T[0-9]{6}Z"#, in: out) { _ in "<amz-datetime>" }
         // JSON Web Tokens.
         out = Self.replace(#"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"#, in: out) { _ in "<jwt>" }
         // Ids inside longer text (storage keys, URLs, messages).
