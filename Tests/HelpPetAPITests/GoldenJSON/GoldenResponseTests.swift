@@ -6,7 +6,7 @@ import Testing
 import VaporTesting
 
 /// Golden JSON of every HelpPet route (issue 28, step 1), in both client profiles: the contract's (`standard`) and the
-/// shipped iPhone app's (`ios-legacy`, `X-HelpPet-Client: ios-legacy`). One scenario on a fixed dataset (the demo data
+/// shipped iPhone app's (`ios-legacy`, selected by the app's `User-Agent: HelpPetAI/…`). One scenario on a fixed dataset (the demo data
 /// of contract §8 on a fixed day, plus what the scenario creates through the API) sends every request once per
 /// profile; each response is normalised (docs/golden-json.md) and compared with
 /// `Tests/HelpPetAPITests/Golden/<profile>/<METHOD>_<path>.json`. `GOLDEN_RECORD=1` rewrites the files.
@@ -24,7 +24,11 @@ struct GoldenResponseTests {
         case standard
         case iosLegacy = "ios-legacy"
 
-        var headers: HTTPHeaders { self == .iosLegacy ? [ClientProfile.headerName: "ios-legacy"] : [:] }
+        /// The legacy profile as the shipped app selects it: its `User-Agent` (`HelpPetAI/<build> CFNetwork/… Darwin/…`;
+        /// `X-HelpPet-Client: ios-legacy` selects the same profile: LegacyProfileMappingTests cover both).
+        var headers: HTTPHeaders {
+            self == .iosLegacy ? ["User-Agent": "HelpPetAI/412 CFNetwork/1494.0.7 Darwin/23.4.0"] : [:]
+        }
         var testDescription: String { rawValue }
     }
 
