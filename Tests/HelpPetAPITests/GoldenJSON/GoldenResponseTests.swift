@@ -63,7 +63,7 @@ struct GoldenResponseTests {
         func call(
             _ method: HTTPMethod, _ template: String, _ params: [String: String] = [:], query: String = "",
             token: String?, json: [String: Any?]? = nil, raw: (body: [UInt8], contentType: String)? = nil,
-            _ label: String, bodyNote: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+            headers extra: HTTPHeaders = [:], _ label: String, bodyNote: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
         ) async throws -> TestResponse {
             var path = template
             for (name, value) in params { path = path.replacingOccurrences(of: "{\(name)}", with: value) }
@@ -71,6 +71,7 @@ struct GoldenResponseTests {
             if !query.isEmpty { path += "?" + query }
             clock.advance(by: 1)
             var headers = profile.headers
+            for (name, value) in extra { headers.replaceOrAdd(name: name, value: value) }
             if let token { headers.replaceOrAdd(name: .authorization, value: "Bearer \(token)") }
             var body: [UInt8] = []
             if let json {
@@ -377,8 +378,15 @@ struct GoldenResponseTests {
         try await s.call(.POST, "/api/v1/visit-transcripts/audio/upload/initiate", token: vet, json: [
             "pet_id": max, "filename": "max.exe", "content_type": "application/x-msdownload",
         ], "unsupported type (400)")
-        let uploaded = try await RecordingFixtures.uploadToPresignedPost(
-            app, initiated, bytes: RecordingFixtures.bytes(2048))
+        // The client's upload to the embedded store (the store's own route, pinned here too: a presigned POST form).
+        let fields = RecordingFixtures.Initiated(response: initiated).fields
+        let upload = RecordingFixtures.multipart(
+            text: fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            files: [.init(name: "file", filename: "max.m4a", contentType: "audio/m4a",
+                          bytes: RecordingFixtures.bytes(2048))])
+        let uploaded = try await s.call(.POST, "/storage/{bucket}", ["bucket": RecordingFixtures.bucket], token: nil,
+                                        raw: (upload.body, upload.contentType),
+                                        headers: ["Host": RecordingFixtures.host], "presigned POST of the recording")
         #expect(uploaded.status == .noContent, "upload: \(uploaded)")
         try await s.call(.POST, "/api/v1/visit-transcripts/audio/upload/complete/{visit_id}", ["visit_id": maxVisit],
                          token: vet, json: [:], "complete")
