@@ -176,7 +176,9 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
-            ]
+            ],
+            // Golden JSON files, read by path (docs/golden-json.md).
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "TranscriptionTests",
@@ -190,7 +192,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
-            ]
+            ],
+            // Golden JSON files, read by path (docs/golden-json.md).
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "ObjectStorageTests",
