@@ -171,6 +171,7 @@ def server_env(data_dir: Path, **extra: str) -> dict:
         "MAIL_RETRY_BASE_SECONDS": "0.2",
         "MAIL_RETRY_MAX_SECONDS": "1",
         "MAIL_MAX_ATTEMPTS": "3",
+        "MAIL_REMINDER_SCAN_SECONDS": "0.2",
     }
     env.update(extra)
     return env
@@ -262,6 +263,20 @@ def outbox_rows(srv: Server, recipient: str) -> list[dict]:
         return [dict(zip(columns, line.split("\t"))) for line in out.splitlines() if line]
     with sqlite3.connect(srv.data_dir / "app.sqlite") as db:
         return [dict(zip(columns, row)) for row in db.execute(query).fetchall()]
+
+
+def backdate_booking(srv: Server, appointment_id: str, days: int) -> None:
+    """Makes the appointment look booked `days` ago (created_at), as if the owner had booked it in advance."""
+    url = srv.env.get("DATABASE_URL")
+    if is_postgres(url):
+        subprocess.run(["psql", url, "-q", "-c", f"UPDATE appointments SET created_at = created_at - interval '{days} days' "
+                        f"WHERE id = '{appointment_id}'"], check=True)
+        return
+    with sqlite3.connect(srv.data_dir / "app.sqlite") as db:
+        # SQLite keeps instants as seconds since 1970 (REAL).
+        changed = db.execute("UPDATE appointments SET created_at = created_at - ? WHERE lower(id) = ?",
+                             (days * 86400, appointment_id.lower())).rowcount
+        assert changed == 1, "the appointment was not found"
 
 
 def wait_until(predicate, timeout: float = 30, what: str = "condition"):

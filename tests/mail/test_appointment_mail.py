@@ -10,7 +10,9 @@ import uuid
 
 import icalendar
 
-from conftest import (DEMO_PRACTICE, SMTP_PASSWORD, api_json, book_for_new_owner, outbox_rows, run_server, token,
+import datetime as dt
+
+from conftest import (SMTP_PASSWORD, api_json, backdate_booking, book_for_new_owner, outbox_rows, run_server, token,
                       wait_until)
 
 
@@ -146,6 +148,27 @@ def test_the_smtp_password_never_reaches_the_log(server, smtp):
     smtp.handler.wait_for(lambda m: True)
     assert SMTP_PASSWORD not in server.log.read_text(errors="replace")
     assert "Mail: outgoing email goes to SMTP smtp://***@localhost" in server.log.read_text(errors="replace")
+
+
+def test_a_reminder_goes_once_when_the_lead_time_has_come(server, smtp):
+    vet = token(server.base)
+    address = unique_address("remind")
+    soon = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    appointment = book_for_new_owner(server.base, vet, address, start=soon)
+    smtp.handler.wait_for(lambda m: m.rcpt_tos == [address] and "confirmed" in m.message["Subject"])
+    # Booked inside the 24 h lead time: the confirmation is enough, no reminder follows.
+    time.sleep(1)
+    assert [r["kind"] for r in outbox_rows(server, address)] == ["appointment_confirmation"]
+    # Booked two days ago instead: the next scan sends the reminder, once.
+    backdate_booking(server, appointment["id"], days=2)
+    reminder = smtp.handler.wait_for(lambda m: m.rcpt_tos == [address] and m.message["Subject"].startswith("Reminder:"))
+    message = reminder[0].message
+    assert message.get_content_type() == "multipart/alternative"
+    assert message.get_body(("plain",)) is not None and message.get_body(("html",)) is not None
+    assert not [p for p in message.walk() if p.get_content_type() == "text/calendar"]
+    time.sleep(1)
+    assert len([m for m in smtp.handler.messages if m.rcpt_tos == [address]]) == 2
+    assert [r["kind"] for r in outbox_rows(server, address)] == ["appointment_confirmation", "appointment_reminder"]
 
 
 def test_without_smtp_url_the_message_is_an_eml_file_under_data_dir_mail():

@@ -17,6 +17,8 @@ public struct MailSettings: Sendable {
     public var retryMaxSeconds: Double
     /// `MAIL_POLL_SECONDS`: how often an idle worker looks for due messages.
     public var pollSeconds: Double
+    /// `MAIL_REMINDER_SCAN_SECONDS`: how often a worker looks for appointments whose reminder is due.
+    public var reminderScanSeconds: Double
     /// `DATA_DIR/mail`.
     public var directory: URL
 
@@ -33,6 +35,7 @@ public struct MailSettings: Sendable {
             retryBaseSeconds: try env.double("MAIL_RETRY_BASE_SECONDS", default: 30, range: 0.1...86_400),
             retryMaxSeconds: try env.double("MAIL_RETRY_MAX_SECONDS", default: 3600, range: 0.1...604_800),
             pollSeconds: try env.double("MAIL_POLL_SECONDS", default: 2, range: 0.05...3600),
+            reminderScanSeconds: try env.double("MAIL_REMINDER_SCAN_SECONDS", default: 60, range: 0.05...86_400),
             directory: dataDirectory.appendingPathComponent("mail", isDirectory: true))
         return settings
     }
@@ -40,7 +43,7 @@ public struct MailSettings: Sendable {
     public static func embedded(dataDirectory: URL) -> MailSettings {
         MailSettings(
             smtpURL: nil, from: "HelpPet <no-reply@helppet.localhost>", tlsCAFile: nil, maxAttempts: 8,
-            retryBaseSeconds: 30, retryMaxSeconds: 3600, pollSeconds: 2,
+            retryBaseSeconds: 30, retryMaxSeconds: 3600, pollSeconds: 2, reminderScanSeconds: 60,
             directory: dataDirectory.appendingPathComponent("mail", isDirectory: true))
     }
 }

@@ -58,13 +58,20 @@ package enum AppointmentMail {
         case .appointmentCancelled:
             subject = "Appointment cancelled: \(pets), \(when)"
             lead = "your appointment for \(pets) at \(facts.practiceName) is cancelled."
+        case .appointmentReminder:
+            subject = "Reminder: \(pets), \(when)"
+            lead = "a reminder of your appointment for \(pets) at \(facts.practiceName)."
         }
         var details: [(String, String)] = [("When", "\(when) (\(facts.durationMinutes) minutes)"), ("Visit", facts.title)]
         if let address = facts.practiceAddress, !address.isEmpty { details.append(("Where", address)) }
         if let phone = facts.practicePhone, !phone.isEmpty { details.append(("Phone", phone)) }
-        let closing = kind == .appointmentCancelled
-            ? "If you would like a new appointment, please call the practice."
-            : "The attached calendar file adds the appointment to your calendar. To change or cancel it, please call the practice."
+        let closing: String
+        switch kind {
+        case .appointmentCancelled: closing = "If you would like a new appointment, please call the practice."
+        case .appointmentReminder: closing = "To change or cancel it, please call the practice."
+        default:
+            closing = "The attached calendar file adds the appointment to your calendar. To change or cancel it, please call the practice."
+        }
 
         let text = (["Hello \(facts.ownerName),", "", lead.prefix(1).uppercased() + lead.dropFirst(), ""]
             + details.map { "\($0.0): \($0.1)" } + ["", closing, "", facts.practiceName]).joined(separator: "\n")
@@ -89,9 +96,11 @@ package enum AppointmentMail {
             description: facts.practicePhone.map { "\(facts.practiceName), phone \($0)" },
             organizer: MailAddress(facts.practiceEmail ?? sender.address, displayName: facts.practiceName),
             attendee: to)
+        // A reminder changes nothing in the owner's calendar, so it carries no calendar part.
         return MailMessage(
             from: from, to: [to], subject: subject, text: text, html: htmlBody,
-            calendar: CalendarAttachment(method: event.method.rawValue, content: event.render()),
+            calendar: kind == .appointmentReminder
+                ? nil : CalendarAttachment(method: event.method.rawValue, content: event.render()),
             date: now, messageID: MailMessage.newMessageID(domain: sender.domain))
     }
 

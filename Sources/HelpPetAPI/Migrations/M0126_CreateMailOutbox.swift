@@ -5,7 +5,8 @@ import SQLKit
 /// One row per outgoing email (docs/notifications.md): the rendered message, its delivery state and lease, and for
 /// appointment emails the appointment and the iCalendar SEQUENCE it carried (so a reschedule after a restart still
 /// counts on from the last one sent). `message_id` is unique: it is the idempotency record of a delivery. A reminder
-/// row names the start time it reminds of (`reminder_for`), unique per appointment; practices get their reminder lead.
+/// row names the start time it reminds of (`reminder_for`), unique per appointment, and is not sent after that time
+/// (`send_before`); practices get their reminder lead time.
 struct M0126_CreateMailOutbox: AsyncMigration {
     var name: String { "M0126_CreateMailOutbox" }
 
@@ -21,6 +22,7 @@ struct M0126_CreateMailOutbox: AsyncMigration {
                 appointment_id \(unsafeRaw: t.uuid),
                 ics_sequence \(unsafeRaw: t.int),
                 reminder_for \(unsafeRaw: t.timestamp),
+                send_before \(unsafeRaw: t.timestamp),
                 sender \(unsafeRaw: t.text) NOT NULL,
                 recipient \(unsafeRaw: t.text) NOT NULL,
                 raw_message \(unsafeRaw: t.text) NOT NULL,

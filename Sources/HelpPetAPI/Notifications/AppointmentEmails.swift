@@ -21,6 +21,12 @@ package struct AppointmentEmails: Sendable {
     /// Returns whether a message was enqueued.
     @discardableResult
     package func enqueue(_ kind: MailKind, appointment: Appointment, previousStart: Date? = nil, now: Date) async throws -> Bool {
+        if kind != .appointmentReminder, let id = appointment.id {
+            // A queued reminder of the old time (or of a cancelled appointment) must not go out.
+            try await MailOutboxStore(db: db).withdrawReminders(
+                ofAppointment: id, reason: "not sent: the appointment was \(kind == .appointmentCancelled ? "cancelled" : "moved")",
+                now: now)
+        }
         guard let appointmentID = appointment.id,
             let owner = try await PetOwner.find(appointment.petOwnerID, on: db),
             Self.wantsEmail(owner),
@@ -39,13 +45,17 @@ package struct AppointmentEmails: Sendable {
             ownerName: owner.fullName, ownerEmail: owner.email, petNames: petIDs.compactMap { names[$0] },
             previousStart: previousStart)
         let outbox = MailOutboxStore(db: db)
+        let isReminder = kind == .appointmentReminder
         let sequence = try await outbox.nextSequence(forAppointment: appointmentID)
         let message = AppointmentMail.message(kind, facts: facts, sequence: sequence, sender: sender, now: now)
-        try await outbox.enqueue(
+        let inserted = try await outbox.enqueue(
             OutgoingMail(
-                messageID: message.messageID, kind: kind, appointmentID: appointmentID, icsSequence: sequence,
-                sender: sender.address, recipient: owner.email, rawMessage: message.render()),
+                messageID: message.messageID, kind: kind, appointmentID: appointmentID,
+                icsSequence: isReminder ? nil : sequence, sender: sender.address, recipient: owner.email,
+                rawMessage: message.render(), reminderFor: isReminder ? appointment.appointmentDate : nil,
+                sendBefore: isReminder ? appointment.appointmentDate : nil),
             now: now)
+        guard inserted else { return false }
         // Counted at the insert, the last statement of the caller's transaction (a failing commit over-counts one).
         metrics?.counter("mail_messages_queued_total", labels: [("channel", "email")]).increment()
         return true

@@ -45,6 +45,12 @@ package struct MailDelivery: Sendable {
     func deliver(_ mail: ClaimedMail, store: MailOutboxStore, logger: Logger) async {
         var log = logger
         log[metadataKey: "message_id"] = "\(mail.messageID)"
+        if let deadline = mail.sendBefore, deadline <= clock.now() {
+            // A reminder of an appointment that has begun is worth nothing: dead-letter it unsent.
+            try? await store.markFailed(mail, error: "not sent: its appointment has begun", now: clock.now())
+            metrics.counter("mail_messages_failed_total", labels: [("channel", "email")]).increment()
+            return
+        }
         do {
             _ = try await transport.deliver(mail.rawMessage, messageID: mail.messageID, from: mail.sender, to: [mail.recipient])
             try await store.markSent(mail, now: clock.now())

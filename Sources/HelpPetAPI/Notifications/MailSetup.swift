@@ -4,7 +4,8 @@ import Mail
 import Vapor
 
 /// Chooses the transport from the configuration (SMTP when `SMTP_URL` is set, `.eml` files otherwise) and runs the
-/// outbox's delivery loop in every process that runs background work (`serve` without `--no-worker`, `worker`).
+/// outbox's delivery loop and the reminder scan in every process that runs background work (`serve` without
+/// `--no-worker`, `worker`).
 enum MailSetup {
     static func transport(_ settings: MailSettings) throws -> any MailTransport {
         guard let url = settings.smtpURL else { return FileMailTransport(directory: settings.directory) }
@@ -27,6 +28,15 @@ enum MailSetup {
                 try await delivery.runOnce(on: app.db, logger: app.logger)
             } catch {
                 app.logger.warning("mail delivery run failed: \(String(reflecting: type(of: error)))")
+            }
+        })
+        let interval = Duration.milliseconds(Int64(settings.reminderScanSeconds * 1000))
+        app.lifecycle.use(PeriodicTask(name: "mail-reminders", interval: interval) { app in
+            do {
+                try await AppointmentReminders(db: app.db, mailFrom: settings.from, metrics: app.core.metrics)
+                    .runOnce(now: app.core.clock.now())
+            } catch {
+                app.logger.warning("reminder scan failed: \(String(reflecting: type(of: error)))")
             }
         })
     }

@@ -8,6 +8,7 @@ package enum MailKind: String, Sendable {
     case appointmentConfirmation = "appointment_confirmation"
     case appointmentRescheduled = "appointment_rescheduled"
     case appointmentCancelled = "appointment_cancelled"
+    case appointmentReminder = "appointment_reminder"
 }
 
 /// A message to enqueue: rendered once, so every delivery attempt sends the same bytes and Message-ID.
@@ -19,6 +20,10 @@ package struct OutgoingMail: Sendable {
     package var sender: String
     package var recipient: String
     package var rawMessage: String
+    /// Reminders: the start time reminded of (at most one reminder per appointment and start time).
+    package var reminderFor: Date? = nil
+    /// Not delivered after this instant (a reminder of an appointment that has begun is dead-lettered instead).
+    package var sendBefore: Date? = nil
 }
 
 /// A message this process holds the lease of.
@@ -31,6 +36,7 @@ package struct ClaimedMail: Sendable, Equatable {
     /// Including this attempt.
     package var attempts: Int
     package var owner: String
+    package var sendBefore: Date? = nil
 }
 
 /// Counts per status, for `/metrics` and the tests.
@@ -56,13 +62,34 @@ package struct MailOutboxStore: Sendable {
 
     package init(db: any Database) { self.db = db }
 
-    package func enqueue(_ mail: OutgoingMail, now: Date) async throws {
-        try await db.sql.raw("""
-            INSERT INTO mail_outbox (id, message_id, kind, appointment_id, ics_sequence, sender, recipient, raw_message,
-                status, attempts, available_at, created_at, updated_at)
+    /// Inserts the message; false when a reminder for the same appointment and start time exists already (another
+    /// worker wrote it first: the unique index decides).
+    @discardableResult
+    package func enqueue(_ mail: OutgoingMail, now: Date) async throws -> Bool {
+        let rows = try await db.sql.raw("""
+            INSERT INTO mail_outbox (id, message_id, kind, appointment_id, ics_sequence, reminder_for, send_before, sender,
+                recipient, raw_message, status, attempts, available_at, created_at, updated_at)
             VALUES (\(bind: UUID()), \(bind: mail.messageID), \(bind: mail.kind.rawValue), \(bind: mail.appointmentID),
-                \(bind: mail.icsSequence), \(bind: mail.sender), \(bind: mail.recipient), \(bind: mail.rawMessage),
-                'queued', 0, \(bind: now), \(bind: now), \(bind: now))
+                \(bind: mail.icsSequence), \(bind: mail.reminderFor), \(bind: mail.sendBefore), \(bind: mail.sender),
+                \(bind: mail.recipient), \(bind: mail.rawMessage), 'queued', 0, \(bind: now), \(bind: now), \(bind: now))
+            ON CONFLICT DO NOTHING
+            RETURNING id
+            """).all()
+        return !rows.isEmpty
+    }
+
+    /// Whether a reminder for this appointment and start time was ever enqueued.
+    package func hasReminder(forAppointment id: UUID, start: Date) async throws -> Bool {
+        try await db.sql.raw("""
+            SELECT id FROM mail_outbox WHERE appointment_id = \(bind: id) AND reminder_for = \(bind: start)
+            """).first() != nil
+    }
+
+    /// A queued reminder whose appointment was cancelled or moved is not sent (a moved one gets its own reminder).
+    package func withdrawReminders(ofAppointment id: UUID, reason: String, now: Date) async throws {
+        try await db.sql.raw("""
+            UPDATE mail_outbox SET status = 'failed', last_error = \(bind: reason), updated_at = \(bind: now)
+            WHERE appointment_id = \(bind: id) AND kind = 'appointment_reminder' AND status = 'queued'
             """).run()
     }
 
@@ -102,7 +129,7 @@ package struct MailOutboxStore: Sendable {
                     lease_expires_at = \(bind: expires), attempts = attempts + 1, updated_at = \(bind: now)
                 WHERE id = \(bind: candidate) AND ((status = 'queued' AND available_at <= \(bind: now))
                        OR (status = 'sending' AND lease_expires_at < \(bind: now)))
-                RETURNING id, message_id, sender, recipient, raw_message, attempts
+                RETURNING id, message_id, sender, recipient, raw_message, attempts, send_before
                 """).first() else { return nil }
             return ClaimedMail(
                 id: try claimed.decode(column: "id", as: UUID.self),
@@ -110,7 +137,8 @@ package struct MailOutboxStore: Sendable {
                 sender: try claimed.decode(column: "sender", as: String.self),
                 recipient: try claimed.decode(column: "recipient", as: String.self),
                 rawMessage: try claimed.decode(column: "raw_message", as: String.self),
-                attempts: try claimed.decode(column: "attempts", as: Int.self), owner: owner)
+                attempts: try claimed.decode(column: "attempts", as: Int.self), owner: owner,
+                sendBefore: try claimed.decode(column: "send_before", as: Date?.self))
         }
     }
 

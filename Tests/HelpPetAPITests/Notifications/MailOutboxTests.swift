@@ -87,3 +87,67 @@ import VaporTesting
         #expect(MailDelivery.backoff(attempt: 20, base: 30, cap: 3600) == 3600)
     }
 }
+
+/// The reminder before an appointment: due at the practice's lead time (24 h by default), once, never for a
+/// cancelled or begun appointment, and not for one booked inside the lead time.
+@Suite struct AppointmentReminderTests {
+    static let start = ISO8601DateFormatter().date(from: "2030-05-01T16:00:00Z")!
+
+    static func reminders(_ app: Application, _ id: String) async throws -> [(status: String, error: String?)] {
+        try await app.db.sql.raw("""
+            SELECT status, last_error FROM mail_outbox
+            WHERE appointment_id = \(bind: UUID(uuidString: id)!) AND kind = 'appointment_reminder'
+            """).all().map { (try $0.decode(column: "status", as: String.self), try $0.decode(column: "last_error", as: String?.self)) }
+    }
+
+    @Test func theReminderIsEnqueuedOnceWhenTheLeadTimeHasComeWhateverTheNumberOfWorkers() async throws {
+        try await withTestApp { app in
+            let vet = try await app.token(for: Demo.vet1)
+            let id = try await AppointmentFixtures.create(app, token: vet)
+            let a = AppointmentReminders(db: app.db, mailFrom: "clinic@helppet.test")
+            let b = AppointmentReminders(db: app.db, mailFrom: "clinic@helppet.test")
+            #expect(try await a.runOnce(now: Self.start.addingTimeInterval(-25 * 3600)) == 0, "too early")
+            let due = Self.start.addingTimeInterval(-23 * 3600)
+            #expect(try await a.runOnce(now: due) == 1)
+            #expect(try await b.runOnce(now: due.addingTimeInterval(60)) == 0)
+            #expect(try await a.runOnce(now: due.addingTimeInterval(120)) == 0)
+            #expect(try await Self.reminders(app, id).map(\.status) == ["queued"])
+        }
+    }
+
+    @Test func noReminderForACancelledOrBegunAppointmentAndAQueuedOneIsWithdrawnOnCancellation() async throws {
+        try await withTestApp { app in
+            let vet = try await app.token(for: Demo.vet1)
+            let reminders = AppointmentReminders(db: app.db, mailFrom: "clinic@helppet.test")
+            let begun = try await AppointmentFixtures.create(app, token: vet)
+            #expect(try await reminders.runOnce(now: Self.start.addingTimeInterval(60)) == 0)
+            #expect(try await Self.reminders(app, begun).isEmpty)
+
+            let queued = try await reminders.runOnce(now: Self.start.addingTimeInterval(-3600))
+            #expect(queued == 1)
+            let cancelled = try await app.delete("/api/v1/appointments/\(begun)", token: vet)
+            #expect(cancelled.status == .ok)
+            let rows = try await Self.reminders(app, begun)
+            #expect(rows.map(\.status) == ["failed"])
+            #expect(rows.first?.error == "not sent: the appointment was cancelled")
+
+            let other = try await AppointmentFixtures.create(
+                app, token: vet, body: AppointmentFixtures.body(date: "2030-05-03T16:00:00Z"))
+            _ = try await app.delete("/api/v1/appointments/\(other)", token: vet)
+            #expect(try await reminders.runOnce(now: Self.start.addingTimeInterval(47 * 3600)) == 0)
+            #expect(try await Self.reminders(app, other).isEmpty)
+        }
+    }
+
+    @Test func anAppointmentBookedInsideItsLeadTimeGetsNoReminder() async throws {
+        try await withTestApp { app in
+            let vet = try await app.token(for: Demo.vet1)
+            let soon = Date().addingTimeInterval(3 * 3600)
+            let id = try await AppointmentFixtures.create(
+                app, token: vet, body: AppointmentFixtures.body(date: WireTime.format(soon)))
+            let reminders = AppointmentReminders(db: app.db, mailFrom: "clinic@helppet.test")
+            try await reminders.runOnce(now: Date())
+            #expect(try await Self.reminders(app, id).isEmpty)
+        }
+    }
+}
