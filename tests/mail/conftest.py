@@ -12,6 +12,7 @@ Helpers: `api_json`, `token`, `book_for_new_owner`, `outbox_rows`.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import email
 import email.policy
@@ -132,21 +133,49 @@ class SMTPServer:
 
 
 @pytest.fixture(scope="session")
-def smtp():
+def certificate():
     folder = Path(tempfile.mkdtemp(prefix="mail-suite-tls-"))
-    cert, key = make_certificate(folder)
+    try:
+        yield make_certificate(folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def tls_context(certificate) -> ssl.SSLContext:
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(cert, key)
+    context.load_cert_chain(*certificate)
+    return context
+
+
+@pytest.fixture(scope="session")
+def smtp(certificate):
+    """STARTTLS required, AUTH required after TLS (port 587's way)."""
     handler = SMTPHandler()
     port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port, tls_context=context, require_starttls=True,
-                            auth_require_tls=True, auth_required=True, authenticator=authenticator)
+    controller = Controller(handler, hostname="127.0.0.1", port=port, tls_context=tls_context(certificate),
+                            require_starttls=True, auth_require_tls=True, auth_required=True,
+                            authenticator=authenticator)
     controller.start()
     try:
-        yield SMTPServer(handler=handler, port=port, ca_file=cert)
+        yield SMTPServer(handler=handler, port=port, ca_file=certificate[0])
     finally:
         controller.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def implicit_tls_smtp(certificate):
+    """TLS from the first byte (port 465's way), AUTH required."""
+    handler = SMTPHandler()
+    port = free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port, ssl_context=tls_context(certificate),
+                            server_hostname="localhost", auth_required=True,
+                            # aiosmtpd only counts STARTTLS as TLS for this check; the socket here is TLS throughout.
+                            auth_require_tls=False, authenticator=authenticator)
+    controller.start()
+    try:
+        yield SMTPServer(handler=handler, port=port, ca_file=certificate[0])
+    finally:
+        controller.stop()
 
 
 @dataclass
@@ -287,3 +316,16 @@ def wait_until(predicate, timeout: float = 30, what: str = "condition"):
             return value
         time.sleep(0.1)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+@contextlib.contextmanager
+def plain_smtp():
+    """No TLS at all, no AUTH: a local relay on loopback."""
+    handler = SMTPHandler()
+    port = free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield SMTPServer(handler=handler, port=port, ca_file=Path("/nonexistent"))
+    finally:
+        controller.stop()

@@ -11,9 +11,16 @@ import uuid
 import icalendar
 
 import datetime as dt
+import sys
+import urllib.request
+from pathlib import Path
 
-from conftest import (SMTP_PASSWORD, api_json, backdate_booking, book_for_new_owner, outbox_rows, run_server, token,
-                      wait_until)
+from conftest import (DEMO_PRACTICE, SMTP_PASSWORD, SMTP_USER, api_json, backdate_booking, book_for_new_owner,
+                      implicit_tls_smtp, outbox_rows, plain_smtp, run_server, token, wait_until)
+
+# The clinic console's plain-HTTP client (cookie session + CSRF token), shared with the browser suites.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+from clinic_http import ConsoleClient  # noqa: E402
 
 
 def unique_address(label: str) -> str:
@@ -116,10 +123,10 @@ def test_owners_who_opted_out_or_prefer_another_channel_get_no_email(server, smt
     book_for_new_owner(server.base, vet, by_phone, preferred_communication="sms")
     control = unique_address("control")
     book_for_new_owner(server.base, vet, control, preferred_communication="email")
-    # The outbox delivers in order: once the later booking's message arrived, the earlier ones would have too.
     smtp.handler.wait_for(lambda m: m.rcpt_tos == [control])
-    assert not [m for m in smtp.handler.messages if m.rcpt_tos in ([muted], [by_phone])]
+    # The outbox row is written with the booking, so none now means none ever.
     assert outbox_rows(server, muted) == [] and outbox_rows(server, by_phone) == []
+    assert not [m for m in smtp.handler.messages if m.rcpt_tos in ([muted], [by_phone])]
 
 
 def test_a_4yz_reply_is_retried_until_the_message_is_delivered(server, smtp):
@@ -188,3 +195,86 @@ def test_without_smtp_url_the_message_is_an_eml_file_under_data_dir_mail():
         assert f"files under {folder}" in srv.log.read_text(errors="replace")
     finally:
         finish()
+
+
+def test_the_console_books_moves_and_cancels_with_the_same_emails(server, smtp):
+    console = ConsoleClient(server.base)
+    console.sign_in("vet1", "password123")
+    address = unique_address("console")
+    status, owner = console.api("POST", "/api/v1/pet-owners", {"first_name": "Ana", "last_name": "Łukasz",
+                                                                "email": address})
+    assert status == 201, owner
+    status, pet = console.api("POST", "/api/v1/pets", {"name": "Kot", "species": "cat", "owner_id": owner["id"]})
+    assert status == 201, pet
+    when = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=5)).replace(hour=18, minute=0, second=0,
+                                                                               microsecond=0)
+    status, appointment = console.api("POST", "/api/v1/appointments", {
+        "practice_id": DEMO_PRACTICE, "pet_owner_id": owner["id"], "pet_ids": [pet["id"]],
+        "appointment_date": when.strftime("%Y-%m-%dT%H:%M:%SZ"), "title": "Vaccination"})
+    assert status == 201, appointment
+    path = f"/api/v1/appointments/{appointment['id']}"
+    status, body = console.api("PUT", path, {"appointment_date": (when + dt.timedelta(hours=1)).strftime(
+        "%Y-%m-%dT%H:%M:%SZ"), "duration_minutes": 45})
+    assert status == 200, body
+    status, body = console.api("DELETE", path)
+    assert status == 200, body
+    messages = smtp.handler.wait_for(lambda m: m.rcpt_tos == [address] and "cancelled" in m.message["Subject"])
+    received = [m for m in smtp.handler.messages if m.rcpt_tos == [address]]
+    assert len(received) == 3
+    events = [event_of(calendar_of(m.message)) for m in received]
+    assert len({str(e["UID"]) for e in events}) == 1
+    assert [int(e["SEQUENCE"]) for e in events] == [0, 1, 2]
+    assert [str(calendar_of(m.message)["METHOD"]) for m in received] == ["REQUEST", "REQUEST", "CANCEL"]
+    assert (events[1]["DTEND"].dt - events[1]["DTSTART"].dt).total_seconds() == 45 * 60
+    assert messages[0].message["To"].addresses[0].display_name == "Ana Łukasz"
+
+
+def test_metrics_count_queued_sent_and_failed_mail_by_channel(server, smtp):
+    smtp.handler.wait_for(lambda m: True)
+    with urllib.request.urlopen(server.base + "/metrics", timeout=10) as response:
+        text = response.read().decode()
+    for name in ("mail_messages_queued_total", "mail_messages_sent_total"):
+        lines = [line for line in text.splitlines() if line.startswith(name + '{channel="email"}')]
+        assert lines and float(lines[0].split()[-1]) >= 1, name
+
+
+def test_smtps_sends_over_tls_from_the_first_byte(certificate):
+    with implicit_tls_smtp(certificate) as smtps:
+        srv, finish = run_server("smtps", SMTP_URL=f"smtps://{SMTP_USER}:{SMTP_PASSWORD}@localhost:{smtps.port}",
+                                 SMTP_TLS_CA_FILE=str(smtps.ca_file), MAIL_FROM="clinic@helppet.test")
+        try:
+            address = unique_address("smtps")
+            book_for_new_owner(srv.base, token(srv.base), address)
+            received = smtps.handler.wait_for(lambda m: m.rcpt_tos == [address])[0]
+            assert received.authenticated
+            assert event_of(calendar_of(received.message))["SEQUENCE"] == 0
+        finally:
+            finish()
+
+
+def test_a_certificate_the_server_does_not_trust_is_never_accepted(smtp):
+    # No SMTP_TLS_CA_FILE: the test certificate is not among the system's roots, so STARTTLS fails and the message
+    # waits for a retry instead of going out over an unverified connection.
+    srv, finish = run_server("untrusted", SMTP_URL=f"smtp://{SMTP_USER}:{SMTP_PASSWORD}@localhost:{smtp.port}",
+                             MAIL_FROM="clinic@helppet.test", MAIL_MAX_ATTEMPTS="2")
+    try:
+        address = unique_address("untrusted")
+        book_for_new_owner(srv.base, token(srv.base), address)
+        rows = wait_until(lambda: [r for r in outbox_rows(srv, address) if r["status"] == "failed"], what="failed")
+        assert "gave up after 2 attempts" in rows[0]["last_error"]
+        assert address not in smtp.handler.attempts
+    finally:
+        finish()
+
+
+def test_plain_smtp_is_allowed_to_a_loopback_relay_without_starttls():
+    with plain_smtp() as relay:
+        srv, finish = run_server("plain", SMTP_URL=f"smtp://127.0.0.1:{relay.port}", MAIL_FROM="clinic@helppet.test")
+        try:
+            address = unique_address("plain")
+            book_for_new_owner(srv.base, token(srv.base), address)
+            received = relay.handler.wait_for(lambda m: m.rcpt_tos == [address])[0]
+            assert not received.tls
+            assert str(calendar_of(received.message)["METHOD"]) == "REQUEST"
+        finally:
+            finish()

@@ -102,6 +102,16 @@ package struct MailOutboxStore: Sendable {
         return last + 1
     }
 
+    /// An appointment's calendar messages go out in SEQUENCE order: one waits while an earlier one of the same
+    /// appointment is still queued or being sent (a dead-lettered one no longer holds it back). Instants are stored
+    /// in whole seconds, so the creation time alone cannot order messages written in the same second.
+    static let noEarlierPending = """
+        NOT EXISTS (SELECT 1 FROM mail_outbox earlier
+                    WHERE earlier.appointment_id = mail_outbox.appointment_id
+                      AND earlier.ics_sequence < mail_outbox.ics_sequence
+                      AND earlier.status IN ('queued', 'sending'))
+        """
+
     /// Claims the oldest due message: `queued` and due, or `sending` with an expired lease (its worker died).
     package func claim(owner processOwner: String, leaseSeconds: Int, now: Date) async throws -> ClaimedMail? {
         let owner = "\(processOwner)/\(UUID().uuidString.prefix(8).lowercased())"
@@ -109,8 +119,9 @@ package struct MailOutboxStore: Sendable {
         // A plain read first, so an idle poll never takes SQLite's write lock (or opens a PostgreSQL transaction).
         let due = try await db.sql.raw("""
             SELECT id FROM mail_outbox
-            WHERE (status = 'queued' AND available_at <= \(bind: now))
-               OR (status = 'sending' AND lease_expires_at < \(bind: now))
+            WHERE ((status = 'queued' AND available_at <= \(bind: now))
+               OR (status = 'sending' AND lease_expires_at < \(bind: now)))
+              AND \(unsafeRaw: Self.noEarlierPending)
             LIMIT 1
             """).first()
         guard due != nil else { return nil }
@@ -118,9 +129,10 @@ package struct MailOutboxStore: Sendable {
             let lock = db.engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
             guard let row = try await db.sql.raw("""
                 SELECT id FROM mail_outbox
-                WHERE (status = 'queued' AND available_at <= \(bind: now))
-                   OR (status = 'sending' AND lease_expires_at < \(bind: now))
-                ORDER BY available_at, created_at, id
+                WHERE ((status = 'queued' AND available_at <= \(bind: now))
+                   OR (status = 'sending' AND lease_expires_at < \(bind: now)))
+                  AND \(unsafeRaw: Self.noEarlierPending)
+                ORDER BY available_at, created_at, ics_sequence, id
                 LIMIT 1\(unsafeRaw: lock)
                 """).first() else { return nil }
             let candidate = try row.decode(column: "id", as: UUID.self)

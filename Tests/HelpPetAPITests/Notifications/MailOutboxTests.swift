@@ -151,3 +151,26 @@ import VaporTesting
         }
     }
 }
+
+/// An appointment's messages are claimed in SEQUENCE order, even when written in the same second.
+@Suite struct MailOutboxOrderTests {
+    @Test func aLaterMessageOfTheSameAppointmentWaitsUntilTheEarlierOneIsDone() async throws {
+        try await withTestApp { app in
+            let vet = try await app.token(for: Demo.vet1)
+            let id = try await AppointmentFixtures.create(app, token: vet)
+            _ = try await app.put("/api/v1/appointments/\(id)", token: vet, json: ["appointment_date": "2030-05-02T16:00:00Z"])
+            let store = MailOutboxStore(db: app.db)
+            let t0 = Date().addingTimeInterval(1)
+            let first = try #require(try await store.claim(owner: "a", leaseSeconds: 300, now: t0))
+            #expect(first.rawMessage.contains("Appointment confirmed"))
+            #expect(try await store.claim(owner: "b", leaseSeconds: 300, now: t0) == nil, "the reschedule waits")
+            try await store.retryLater(first, error: "451", delay: 60, now: t0)
+            #expect(try await store.claim(owner: "b", leaseSeconds: 300, now: t0.addingTimeInterval(1)) == nil)
+            let again = try #require(try await store.claim(owner: "b", leaseSeconds: 300, now: t0.addingTimeInterval(61)))
+            #expect(again.id == first.id)
+            try await store.markSent(again, now: t0.addingTimeInterval(62))
+            let second = try #require(try await store.claim(owner: "c", leaseSeconds: 300, now: t0.addingTimeInterval(63)))
+            #expect(second.rawMessage.contains("Appointment moved"))
+        }
+    }
+}
