@@ -19,18 +19,26 @@ package struct AppointmentReminders: Sendable {
         self.metrics = metrics
     }
 
-    /// The longest lead time considered (a week), which bounds the scan.
-    static let maxLeadHours = 168
-
-    /// Enqueues the reminders due at `now`; returns how many were enqueued.
+    /// Enqueues the reminders due at `now`; returns how many were enqueued. The scan selects only appointments whose
+    /// reminder is due and whose owner wants email, so the batch limit never fills with ones that are skipped.
     @discardableResult
     package func runOnce(now: Date) async throws -> Int {
-        let horizon = now.addingTimeInterval(TimeInterval(Self.maxLeadHours * 3600))
+        let t = SchemaTypes(db.engine)
+        // Instants are REAL seconds on SQLite and TIMESTAMPTZ on PostgreSQL: "start minus the lead time" per engine.
+        let leadStart = db.engine == .postgres
+            ? "a.appointment_date - p.appointment_reminder_hours * INTERVAL '1 hour'"
+            : "a.appointment_date - p.appointment_reminder_hours * 3600"
         let candidates = try await db.sql.raw("""
-            SELECT a.id, a.appointment_date, a.created_at, p.appointment_reminder_hours AS hours
-            FROM appointments a JOIN practices p ON p.id = a.practice_id
+            SELECT a.id, a.appointment_date
+            FROM appointments a
+            JOIN practices p ON p.id = a.practice_id
+            JOIN pet_owners o ON o.id = a.pet_owner_id
             WHERE a.status IN ('scheduled', 'confirmed') AND p.appointment_reminder_hours > 0
-              AND a.appointment_date > \(bind: now) AND a.appointment_date <= \(bind: horizon)
+              AND a.appointment_date > \(bind: now)
+              AND \(unsafeRaw: leadStart) <= \(bind: now)
+              AND a.created_at < \(unsafeRaw: leadStart)
+              AND o.notifications_enabled = \(unsafeRaw: t.true)
+              AND (o.preferred_communication IS NULL OR o.preferred_communication = 'email')
               AND NOT EXISTS (SELECT 1 FROM mail_outbox m
                               WHERE m.appointment_id = a.id AND m.reminder_for = a.appointment_date)
             ORDER BY a.appointment_date, a.id
@@ -40,9 +48,6 @@ package struct AppointmentReminders: Sendable {
         for row in candidates {
             let id = try row.decode(column: "id", as: UUID.self)
             let start = try row.decode(column: "appointment_date", as: Date.self)
-            let booked = try row.decode(column: "created_at", as: Date.self)
-            let lead = TimeInterval(try row.decode(column: "hours", as: Int.self) * 3600)
-            guard start.addingTimeInterval(-lead) <= now, booked < start.addingTimeInterval(-lead) else { continue }
             if try await enqueue(id, start: start, now: now) { enqueued += 1 }
         }
         return enqueued

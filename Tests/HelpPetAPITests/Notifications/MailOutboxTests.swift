@@ -139,6 +139,19 @@ import VaporTesting
         }
     }
 
+    @Test func anOwnerWhoSwitchedNotificationsOffGetsNoReminder() async throws {
+        try await withTestApp { app in
+            let vet = try await app.token(for: Demo.vet1)
+            let id = try await AppointmentFixtures.create(app, token: vet)
+            let off = try await app.put(
+                "/api/v1/pet-owners/\(Demo.owner(1).lowercased)", token: vet, json: ["notifications_enabled": false])
+            #expect(off.status == .ok)
+            let reminders = AppointmentReminders(db: app.db, mailFrom: "clinic@helppet.test")
+            #expect(try await reminders.runOnce(now: Self.start.addingTimeInterval(-3600)) == 0)
+            #expect(try await Self.reminders(app, id).isEmpty)
+        }
+    }
+
     @Test func anAppointmentBookedInsideItsLeadTimeGetsNoReminder() async throws {
         try await withTestApp { app in
             let vet = try await app.token(for: Demo.vet1)
