@@ -69,7 +69,7 @@ package struct MailDelivery: Sendable {
                     let delay = Self.backoff(attempt: mail.attempts, base: settings.retryBaseSeconds, cap: settings.retryMaxSeconds)
                     try await store.retryLater(mail, error: failure.description, delay: delay, now: clock.now())
                     metrics.counter("mail_delivery_retries_total", labels: [("channel", "email")]).increment()
-                    log.notice("mail delivery will be retried", metadata: ["reason": "\(failure.description)", "in_seconds": "\(Int(delay))"])
+                    log.notice("mail delivery will be retried", metadata: ["reason": "\(failure.description)", "in_seconds": "\((delay * 10).rounded() / 10)"])
                 }
             } catch {
                 // The lease expires and another run tries again.
