@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.20.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"6.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.65.0"),
+        // The SMTP client's STARTTLS and implicit TLS (Mail); already resolved through async-http-client.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/JohnSundell/Plot.git", from: "0.14.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -45,9 +47,18 @@ let package = Package(
                 "ObjectStorage",
             ]
         ),
+        // Outgoing email knowing no product and no Vapor: SMTP client, MIME and iCalendar builders, transports.
+        .target(
+            name: "Mail",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .target(
             name: "HelpPetAPI",
-            dependencies: ["AppCore", "ObjectStorage"],
+            dependencies: ["AppCore", "ObjectStorage", "Mail"],
             resources: [.copy("Resources/openapi.yaml")]
         ),
         .target(
@@ -179,6 +190,14 @@ let package = Package(
             ],
             // Golden JSON files, read by path (docs/golden-json.md).
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "MailTests",
+            dependencies: [
+                "Mail",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "TranscriptionTests",

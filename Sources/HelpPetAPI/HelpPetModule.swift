@@ -17,6 +17,7 @@ public enum HelpPetModule {
         M0115_CreateVetAvailability(), M0116_AddPendingMembership(), M0120_CreatePracticeVocabulary(), M0121_CreateConsoleSessions(),
         M0122_AddRecordingConsentSetting(), M0123_CreateVisitAddenda(),
         M0124_CreatePracticeNoteTemplates(), M0125_AddConsoleSessionDevices(),
+        M0126_CreateMailOutbox(),
     ]
 
     public static func configure(_ app: Application) throws {
@@ -30,6 +31,8 @@ public enum HelpPetModule {
         // The embedded store asks HelpPet whether an upload to its bucket is still expected.
         (app.objectStore as? LocalObjectStore)?.uploadAdmissions.register(
             UploadIntentAdmission(), forBucket: config.storage.helppetBucket)
+
+        app.mailTransport = try MailSetup.transport(config.mail)
 
         try routes(app, config: config)
     }
@@ -64,6 +67,7 @@ public enum HelpPetModule {
                 app.logger.warning("reconciler run failed: \(String(reflecting: type(of: error)))")
             }
         })
+        MailSetup.startDelivery(app)
     }
 
     /// `/health/ready`'s transcription part: `off` when configured so or when this process runs no workers,

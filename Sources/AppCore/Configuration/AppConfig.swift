@@ -54,6 +54,8 @@ public struct AppConfig: Sendable {
     /// `WEB_CONSOLE_ROOT`: which product's web console is mounted at `/` (its own domain); nil mounts the clinic
     /// console at `/clinic`, the studio console at `/studio` and a landing page at `/`.
     public var webConsoleRoot: Product?
+    /// Outgoing email (`SMTP_URL`, `MAIL_FROM`, ...); see `MailSettings`.
+    public var mail: MailSettings = .embedded(dataDirectory: URL(fileURLWithPath: "./data"))
 
     /// Reads the configuration. `environmentName` is Vapor's (`development`, `testing`, `production`).
     public static func load(environmentName: String, env: EnvironmentReader = EnvironmentReader()) throws -> AppConfig {
@@ -128,7 +130,7 @@ public struct AppConfig: Sendable {
             webConsoleRoot = product
         }
 
-        return AppConfig(
+        var config = AppConfig(
             environmentName: environmentName,
             host: env.string("HOST") ?? "127.0.0.1",
             port: try env.int("PORT", default: 8080, range: 1...65535),
@@ -160,5 +162,7 @@ public struct AppConfig: Sendable {
             autodetail: autodetail,
             webConsoleRoot: webConsoleRoot
         )
+        config.mail = try MailSettings.load(env: env, dataDirectory: dataDir, production: production)
+        return config
     }
 }

@@ -52,7 +52,8 @@ extension AppointmentsController {
         try fields.requireUnchanged("practice_id", current: current.practiceID.lowercased)
         try fields.requireUnchanged("pet_owner_id", current: current.petOwnerID.lowercased)
         let updated = try await Self.apply(
-            changes, to: current, profile: ClientProfile(headers: req.headers), now: req.now, on: req.db)
+            changes, to: current, profile: ClientProfile(headers: req.headers), now: req.now,
+            mailFrom: req.application.core.config.mail.from, metrics: req.application.core.metrics, on: req.db)
         return try JSONResponse.make(try await AppointmentAssembler.response(for: updated, on: req.db))
     }
 
@@ -63,14 +64,18 @@ extension AppointmentsController {
         let current = try await Visibility.appointment(id, for: caller, on: req.db)
         var changes = Changes()
         changes.status = .cancelled
-        let updated = try await Self.apply(changes, to: current, profile: .standard, now: req.now, on: req.db)
+        let updated = try await Self.apply(
+            changes, to: current, profile: .standard, now: req.now, mailFrom: req.application.core.config.mail.from,
+            metrics: req.application.core.metrics, on: req.db)
         return try JSONResponse.make(try await AppointmentAssembler.response(for: updated, on: req.db))
     }
 
     /// Applies the changes atomically against the row as it is once locked, so of two concurrent status changes
     /// the second is judged against the first one's result. `profile` decides the legacy app's extra transitions.
+    /// A cancellation or a new time enqueues the owner's email in the same transaction (`mailFrom` is `MAIL_FROM`).
     static func apply(
-        _ changes: Changes, to current: Appointment, profile: ClientProfile, now: Date, on db: any Database
+        _ changes: Changes, to current: Appointment, profile: ClientProfile, now: Date, mailFrom: String,
+        metrics: MetricsRegistry? = nil, on db: any Database
     ) async throws
         -> Appointment
     {
@@ -114,6 +119,8 @@ extension AppointmentsController {
                 try await replacePets(of: id, stored: storedPetIDs, with: petIDs, on: db)
             }
 
+            let previousStart = appointment.appointmentDate
+            let previousDuration = appointment.durationMinutes
             appointment.setIfChanged(\.assignedVetUserID, changes.vet.applied(to: appointment.assignedVetUserID))
             if let date = changes.date { appointment.setIfChanged(\.appointmentDate, date) }
             if let duration = changes.duration { appointment.setIfChanged(\.durationMinutes, duration) }
@@ -125,6 +132,16 @@ extension AppointmentsController {
             if appointment.hasChanges || petsChange {
                 appointment.updatedAt = now
                 try await appointment.update(on: db)
+            }
+            let emails = AppointmentEmails(db: db, mailFrom: mailFrom, metrics: metrics)
+            if appointment.status == .cancelled, stored != .cancelled {
+                try await emails.enqueue(.appointmentCancelled, appointment: appointment, now: now)
+            } else if !AppointmentStatusTransitions.isClosed(appointment.status),
+                appointment.appointmentDate != previousStart || appointment.durationMinutes != previousDuration
+            {
+                try await emails.enqueue(
+                    .appointmentRescheduled, appointment: appointment,
+                    previousStart: appointment.appointmentDate != previousStart ? previousStart : nil, now: now)
             }
             return appointment
         }

@@ -76,6 +76,8 @@ struct AppointmentsController: RouteCollection {
         appointment.updatedAt = now
         let pets = try await Pet.query(on: req.db).filter(\.$id ~~ petIDs).all()
         let byID = Dictionary(uniqueKeysWithValues: pets.map { ($0.id!, $0) })
+        let mailFrom = req.application.core.config.mail.from
+        let metrics = req.application.core.metrics
         try await req.db.writeTransaction { db in
             try await appointment.create(on: db)
             for (position, petID) in petIDs.enumerated() {
@@ -90,6 +92,9 @@ struct AppointmentsController: RouteCollection {
                     appointment, for: vetID, ownerName: owner.fullName,
                     petNames: petIDs.compactMap { byID[$0]?.name }, now: now, on: db)
             }
+            // The owner's confirmation commits with the appointment (docs/notifications.md).
+            try await AppointmentEmails(db: db, mailFrom: mailFrom, metrics: metrics)
+                .enqueue(.appointmentConfirmation, appointment: appointment, now: now)
         }
         let summaries = petIDs.compactMap { byID[$0] }.map {
             PetSummaryResponse(id: $0.id!.lowercased, name: $0.name, species: $0.species, breed: $0.breed, recording: nil)
