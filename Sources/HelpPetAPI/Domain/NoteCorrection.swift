@@ -133,7 +133,9 @@ struct NoteCorrection: Sendable {
             let timing = ["interval_days", "date", "weekday"]
             let drafted = before?.objectValue ?? [:]
             let retimed = timing.contains { object[$0]?.numbersAsDoubles != drafted[$0]?.numbersAsDoubles }
-            if object["text"] == nil || (retimed && object["text"] == drafted["text"]) {
+            if object["text"] == nil, !retimed, let draftedText = drafted["text"] {
+                object["text"] = draftedText
+            } else if object["text"] == nil || (retimed && object["text"] == drafted["text"]) {
                 object["text"] = .string(Self.followUpText(object))
             }
             let after = JSONValue.object(Self.keepingSources(object, of: before))
@@ -286,12 +288,19 @@ struct NoteCorrection: Sendable {
         return result
     }
 
-    /// "Recheck in 14 days.": the line the summary and the records show when the vet typed no wording of their own.
+    /// "Come back in 14 days for recheck.": the line the summary and the records show when the vet typed no
+    /// wording of their own.
     private static func followUpText(_ followUp: [String: JSONValue]) -> String {
-        let what = followUp["reason"]?.stringValue.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Come back"
-        if case .integer(let days)? = followUp["interval_days"] { return "\(what) in \(days) day\(days == 1 ? "" : "s")." }
-        if let weekday = followUp["weekday"]?.stringValue { return "\(what) on \(weekday.prefix(1).uppercased() + weekday.dropFirst())." }
-        return "\(what) on \(followUp["date"]?.stringValue ?? "the date set")."
+        var when: String
+        if case .integer(let days)? = followUp["interval_days"] {
+            when = "in \(days) day\(days == 1 ? "" : "s")"
+        } else if let weekday = followUp["weekday"]?.stringValue {
+            when = "on " + weekday.prefix(1).uppercased() + weekday.dropFirst()
+        } else {
+            when = "on " + (followUp["date"]?.stringValue ?? "the date set")
+        }
+        let reason = followUp["reason"]?.stringValue.map { " for \($0)" } ?? ""
+        return "Come back \(when)\(reason)."
     }
 
     // MARK: Sources

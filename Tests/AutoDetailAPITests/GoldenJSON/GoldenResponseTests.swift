@@ -5,7 +5,7 @@ import NIOCore
 import Testing
 import VaporTesting
 
-/// Golden JSON of every AutoDetail Hub route (issue 28, step 1). AutoDetail has one client profile (no request header
+/// Golden JSON of every AutoDetail Hub route. AutoDetail has one client profile (no request header
 /// changes a response shape), so the goldens live in `Tests/AutoDetailAPITests/Golden/default/`; the callers differ
 /// (organisation key, app-installation key, admin token) and each is a case in the files. One scenario on a fixed
 /// dataset (the first start of contract §8 at the contract's example instant, plus what the scenario creates through

@@ -5,7 +5,7 @@ import NIOCore
 import Testing
 import VaporTesting
 
-/// Golden JSON of every HelpPet route (issue 28, step 1), in both client profiles: the contract's (`standard`) and the
+/// Golden JSON of every HelpPet route in both client profiles: the contract's (`standard`) and the
 /// shipped iPhone app's (`ios-legacy`, selected by the app's `User-Agent: HelpPetAI/…`). One scenario on a fixed dataset (the demo data
 /// of contract §8 on a fixed day, plus what the scenario creates through the API) sends every request once per
 /// profile; each response is normalised (docs/golden-json.md) and compared with
@@ -348,9 +348,23 @@ struct GoldenResponseTests {
                          json: ["text": "Too early"], "before approval (409)")
         try await s.call(.GET, "/api/v1/visit-transcripts/{visit_id}/discharge-instructions",
                          ["visit_id": transcribed], token: owner, "before approval (409)")
+        let corrected = try await s.call(.PUT, "/api/v1/visit-transcripts/{visit_id}/note", ["visit_id": transcribed],
+                         token: vet, json: [
+                             "medications": [
+                                 ["name": "amoxicillin", "dose": 250, "unit": "mg", "route": "oral",
+                                  "frequency": "twice daily", "duration": "10 days"],
+                                 ["name": "meloxicam", "dose": 1.5, "unit": "mg", "frequency": "once daily"],
+                             ],
+                             "follow_up": ["interval_days": 14, "reason": "ear"],
+                         ], "correct the drafted note")
+        try await s.call(.PUT, "/api/v1/visit-transcripts/{visit_id}/note", ["visit_id": transcribed], token: vet,
+                         json: ["vitals": ["weight": ["value": 25, "unit": "stone"]]], "bad correction (400)")
+        try await s.call(.PUT, "/api/v1/visit-transcripts/{visit_id}/note", ["visit_id": manualID], token: vet,
+                         json: ["follow_up": nil], "a visit without a drafted note (409)")
         try await s.call(.PUT, "/api/v1/visit-transcripts/{visit_id}", ["visit_id": transcribed], token: vet,
-                         json: ["summary": "Yeast otitis; amoxicillin and meloxicam; recheck in two weeks."],
-                         "approve the note")
+                         json: ["summary": corrected.json["summary"].string ?? ""], "approve the note as corrected")
+        try await s.call(.PUT, "/api/v1/visit-transcripts/{visit_id}/note", ["visit_id": transcribed], token: vet,
+                         json: ["follow_up": nil], "approved note is locked (409)")
         try await s.call(.PUT, "/api/v1/visit-transcripts/{visit_id}", ["visit_id": transcribed], token: vet,
                          json: ["summary": "Changed my mind."], "approved note is locked (409)")
         try await s.call(.POST, "/api/v1/visit-transcripts/{visit_id}/addenda", ["visit_id": transcribed], token: vet,

@@ -106,12 +106,19 @@ import VaporTesting
             let drafted = try await F.visit(app, vet, visitID).json["metadata"]["clinical_note"]["follow_up"]
             let wording = try #require(drafted["text"].string)
 
+            // The same time without wording keeps the drafted wording (and changes nothing).
+            let same = try await app.put(Self.notePath(visitID), token: vet, json: [
+                "follow_up": ["interval_days": 14, "reason": drafted["reason"].string],
+            ])
+            #expect(same.json["metadata"]["clinical_note"]["follow_up"]["text"].string == wording)
+            #expect(same.json["metadata"]["note_corrections"].isAbsent)
+
             let moved = try await app.put(Self.notePath(visitID), token: vet, json: [
                 "follow_up": ["interval_days": 7, "reason": "ear", "text": wording],
             ])
             #expect(moved.status == .ok, "\(moved)")
-            #expect(moved.json["metadata"]["clinical_note"]["follow_up"]["text"].string == "Ear in 7 days.")
-            #expect(moved.json["summary"].string?.contains("Follow-up: Ear in 7 days.") == true)
+            #expect(moved.json["metadata"]["clinical_note"]["follow_up"]["text"].string == "Come back in 7 days for ear.")
+            #expect(moved.json["summary"].string?.contains("Follow-up: Come back in 7 days for ear.") == true)
 
             // Wording of the vet's own is kept as written.
             let worded = try await app.put(Self.notePath(visitID), token: vet, json: [
