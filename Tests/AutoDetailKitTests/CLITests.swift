@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The built `autodetail` binary against one running server.
-@Suite("CLI: the autodetail binary against the server", .serialized, .timeLimit(.minutes(15)))
+@Suite("CLI: the autodetail binary against the server", .serialized, .timeLimit(.minutes(20)))
 struct CLITests {
     @Test("init, services, slots, book, photo add, show, list, cancel, admin, exit codes")
     func everything() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// `server seed` seeds AutoDetail Hub too (not only HelpPet): the first start when none happened (admin password
 /// and an organisation key printed once), the demo services where missing, and nothing twice.
-@Suite("Demo data: server seed", .serialized, .timeLimit(.minutes(15)))
+@Suite("Demo data: server seed", .serialized, .timeLimit(.minutes(20)))
 struct DemoSeedTests {
     @Test("server seed on a new database, then serve: services, key and admin password work; a second seed adds nothing")
     func seedThenServe() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// AutoDetailKit against the real `server` binary (default SQLite in a temporary DATA_DIR, embedded object store):
 /// one server for the whole suite, driven only through the kit, as the iPhone app would.
-@Suite("AutoDetailKit against the server binary", .serialized, .timeLimit(.minutes(15)))
+@Suite("AutoDetailKit against the server binary", .serialized, .timeLimit(.minutes(20)))
 struct EndToEndTests {
     @Test("first start, the seed's flow, seed models, typed errors, admin")
     func everything() async throws {

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// The built `helppet` binary (`.build/debug/helppet`) against a running server.
-@Suite("CLI: the helppet binary against the server", .timeLimit(.minutes(15)))
+@Suite("CLI: the helppet binary against the server", .timeLimit(.minutes(20)))
 struct CLITests {
     /// Runs `helppet` with its own config folder; returns exit status, stdout and stderr.
     struct CLI {

@@ -4,7 +4,7 @@ import Testing
 @testable import HelpPetKit
 
 /// The real `server` binary driven only through HelpPetKit, as the iPhone app would.
-@Suite("End to end: HelpPetKit against the server binary", .timeLimit(.minutes(15)))
+@Suite("End to end: HelpPetKit against the server binary", .timeLimit(.minutes(20)))
 struct EndToEndTests {
     private func multiPetAppointment(_ client: HelpPetClient) async throws -> Appointment {
         try #require(try await client.today().appointmentsToday.first { $0.pets.count == 3 })

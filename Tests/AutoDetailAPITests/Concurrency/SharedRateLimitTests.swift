@@ -4,7 +4,7 @@ import Testing
 
 /// Contract §2.7: the limits are counted across every server process on one PostgreSQL database, and an attempt is
 /// counted before it is processed, so a burst spread over two processes gets no more than one process would.
-@Suite(.timeLimit(.minutes(10))) struct SharedRateLimitTests {
+@Suite(.timeLimit(.minutes(20))) struct SharedRateLimitTests {
     static func burst(
         _ servers: [ServerProcess], count: Int, _ request: @escaping @Sendable (HTTPTestClient) async throws -> TestResponse
     ) async throws -> [TestResponse] {

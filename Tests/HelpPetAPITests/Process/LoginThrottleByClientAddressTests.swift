@@ -5,7 +5,7 @@ import Testing
 /// Login throttling keyed by client address (contract §2.3), over TCP: the key is (username, client IP); the
 /// client IP is the TCP peer, or with a trusted proxy the right-most `X-Forwarded-For` address not in
 /// `TRUSTED_PROXIES`. Per-username and per-IP caps apply across keys.
-@Suite(.timeLimit(.minutes(15))) struct LoginThrottleByClientAddressTests {
+@Suite(.timeLimit(.minutes(20))) struct LoginThrottleByClientAddressTests {
     static func attempt(
         _ server: ServerProcess, _ username: String, _ password: String, from ip: String?
     ) async throws -> TestResponse {

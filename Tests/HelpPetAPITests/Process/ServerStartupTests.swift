@@ -5,7 +5,7 @@ import Testing
 
 /// The built `server` binary, started as a process: configuration errors, serving over TCP, two processes on one
 /// database, SIGTERM and SIGKILL (ARCHITECTURE "Runtime", "Database concurrency rules").
-@Suite(.timeLimit(.minutes(15))) struct ServerStartupTests {
+@Suite(.timeLimit(.minutes(20))) struct ServerStartupTests {
     static func environment(_ values: [String: String]) -> [String: String] {
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "JWT_SECRET": TestEnvironment.jwtSecret]
         env.merge(values) { _, new in new }

@@ -4,7 +4,7 @@ import Testing
 
 /// Contract §2.3: the login limits hold across every server process on one PostgreSQL database (the documented
 /// scale-out is N stateless API nodes): a burst split over two processes gets no more passwords verified than one.
-@Suite(.timeLimit(.minutes(10))) struct SharedLoginThrottleTests {
+@Suite(.timeLimit(.minutes(20))) struct SharedLoginThrottleTests {
     @Test(.enabled(if: TestDatabase.runEngine == .postgres, "several processes share one database on PostgreSQL only"))
     func aBurstSplitOverTwoProcessesGetsTheSameBound() async throws {
         try await withServerDatabase { database, servers in
