@@ -17,7 +17,7 @@ public enum HelpPetModule {
         M0115_CreateVetAvailability(), M0116_AddPendingMembership(), M0120_CreatePracticeVocabulary(), M0121_CreateConsoleSessions(),
         M0122_AddRecordingConsentSetting(), M0123_CreateVisitAddenda(),
         M0124_CreatePracticeNoteTemplates(), M0125_AddConsoleSessionDevices(),
-        M0126_CreateMailOutbox(),
+        M0126_CreateMailOutbox(), M0127_CreatePracticeInvites(),
     ]
 
     public static func configure(_ app: Application) throws {

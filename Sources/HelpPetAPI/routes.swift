@@ -17,6 +17,7 @@ func routes(_ app: Application, config: AppConfig) throws {
     try api.register(collection: SignupController(ledger: app.core.attempts))
     // `GET /practices` authenticates itself: without a token it is the public practice directory.
     try api.register(collection: PracticeDirectoryController(ledger: app.core.attempts))
+    try api.register(collection: InvitesController.Public())
 
     // `authenticated` admits every valid token, PENDING users too (signed up, not yet admitted to a practice);
     // `protected` also refuses PENDING users (docs: "Onboarding").
@@ -25,6 +26,8 @@ func routes(_ app: Application, config: AppConfig) throws {
     try authenticated.register(collection: PracticeMembershipController())
     try authenticated.register(collection: PracticeCreationController(selfServiceEnabled: config.selfServicePractices))
     try authenticated.register(collection: DeviceTokensController())
+    // Accepting is how a PENDING user joins, so it is outside PendingMembershipGate.
+    try authenticated.register(collection: InvitesController(ledger: app.core.attempts))
 
     let protected = authenticated.grouped(PendingMembershipGate())
     try protected.register(collection: UsersController())
@@ -42,5 +45,6 @@ func routes(_ app: Application, config: AppConfig) throws {
     try protected.register(collection: VisitAddendaController())
     try protected.register(collection: DischargeInstructionsController())
     try protected.register(collection: NoteTemplatesController())
+    try protected.register(collection: PracticeInvitesController())
     try protected.register(collection: HelpPetModule.legacyUploads(app, config: config))
 }

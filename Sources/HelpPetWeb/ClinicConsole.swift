@@ -28,6 +28,7 @@ public enum ClinicConsole {
             PetPages(context: context).boot(pages)
             MyPetsPage(context: context).boot(pages)
             AdminPages(context: context).boot(pages)
+            InvitePages(context: context).boot(pages)
             AppointmentPages(context: context).boot(pages)
             VisitPages(context: context).boot(pages)
             DischargePage(context: context).boot(pages)

@@ -15,6 +15,7 @@ from selenium.webdriver.common.by import By
 
 BELLA = "d3000000-0000-4000-8000-000000000001"
 SMITH = "d2000000-0000-4000-8000-000000000001"
+DEMO_PRACTICE = "d0000000-0000-4000-8000-000000000001"
 MULTI_PET_TITLE = "Multi-pet Wellness Exam - Smith Family"
 
 BROKEN_SNIPPET = """<!doctype html><html lang="en"><head><title>Broken on purpose</title></head><body><main>
@@ -59,7 +60,13 @@ def test_every_clinic_page_and_dialog_of_staff_and_admin_has_no_critical_or_seri
     status, visit = api_json(server.base, "POST", "/api/v1/visit-transcripts", token, {
         "pet_id": BELLA, "visit_date": int(time.time()), "full_text": "Bella is bright and alert today."})
     assert status == 201, visit
+    # A pending invitation, so the invitation page's table and its revoke button are audited.
+    admin_token = helppet_token(server.base, "admin", "admin123")
+    status, invite = api_json(server.base, "POST", f"/api/v1/practices/{DEMO_PRACTICE}/invites", admin_token,
+                              {"email": "audit-invitee@example.com"})
+    assert status in (201, 409), invite
     pages = {
+        "clinic admin practice invitations": f"/clinic/admin/practices/{DEMO_PRACTICE}/invites",
         "clinic day board by vet": "/clinic/?layout=vets", "clinic week": "/clinic/week",
         "clinic owners": "/clinic/owners", "clinic owner": f"/clinic/owners/{SMITH}",
         "clinic new owner": "/clinic/owners/new", "clinic pet": f"/clinic/pets/{BELLA}",

@@ -58,7 +58,8 @@ package enum AppointmentMail {
         case .appointmentCancelled:
             subject = "Appointment cancelled: \(pets), \(when)"
             lead = "your appointment for \(pets) at \(facts.practiceName) is cancelled."
-        case .appointmentReminder:
+        // An invitation is written by InvitationMail and never reaches here; the switch stays exhaustive.
+        case .appointmentReminder, .practiceInvitation:
             subject = "Reminder: \(pets), \(when)"
             lead = "a reminder of your appointment for \(pets) at \(facts.practiceName)."
         }

@@ -11,6 +11,7 @@ extension APIError {
     static let medicalRecordNotFound = APIError.notFound("Medical record not found")
     static let vetNotFound = APIError.notFound("Vet not found")
     static let userNotFound = APIError.notFound("User not found")
+    static let inviteNotFound = APIError.notFound("Invitation not found")
     static let nothingToUpdate = APIError.badRequest("At least one updatable field is required")
     static let notAuthenticated = APIError.unauthorized("Not authenticated")
     static let invalidCredentials = APIError.unauthorized("Could not validate credentials")

@@ -11,4 +11,5 @@ extension IDKind {
     static let vetUser = IDKind(invalidMessage: "Invalid vet user ID format")
     static let medicalRecord = IDKind(invalidMessage: "Invalid medical record ID format")
     static let visit = IDKind(invalidMessage: "Invalid visit ID format")
+    static let invite = IDKind(invalidMessage: "Invalid invitation ID format")
 }

@@ -9,6 +9,7 @@ package enum MailKind: String, Sendable {
     case appointmentRescheduled = "appointment_rescheduled"
     case appointmentCancelled = "appointment_cancelled"
     case appointmentReminder = "appointment_reminder"
+    case practiceInvitation = "practice_invitation"
 }
 
 /// A message to enqueue: rendered once, so every delivery attempt sends the same bytes and Message-ID.

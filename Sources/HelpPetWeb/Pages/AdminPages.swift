@@ -104,6 +104,8 @@ struct AdminPages: Sendable {
             .forEach(practices) { practice in
                 .tag("details", .class("card"),
                     .tag("summary", .safeText("\(practice.name) · \(practice.timezone)\(practice.isActive ? "" : " · inactive")")),
+                    .p(.a(.attr("href", context.path("/admin/practices/\(PageParts.lower(practice.id))/invites")),
+                          .safeText("Invitations of \(practice.name)"))),
                     PageParts.apiForm("PUT", "/api/v1/practices/\(PageParts.lower(practice.id))", done: "Practice saved",
                                       practiceFields(practice), submit: "Save practice"))
             },

@@ -2,6 +2,7 @@ import AppCore
 import Foundation
 @testable import HelpPetAPI
 import NIOCore
+import SQLKit
 import Testing
 import VaporTesting
 
@@ -428,5 +429,50 @@ struct GoldenResponseTests {
         try await s.call(.GET, "/api/v1/device-tokens", token: vet2, "list")
         try await s.call(.DELETE, "/api/v1/device-tokens/unregister", token: vet2,
                          json: ["device_token": deviceToken], "unregister")
+
+        try await invitations(s, admin: admin, staff: vet2)
+    }
+
+    /// Practice invitations, last, so the ids they make come after every other golden's. The code is read from the
+    /// queued email, the only place it exists.
+    static func invitations(_ s: Session, admin: String, staff: String) async throws {
+        let book = s.book
+        let practice = Demo.practiceID.lowercased
+        let invite = try await s.call(.POST, "/api/v1/practices/{practice_id}/invites", ["practice_id": practice],
+                                      token: admin, json: ["email": "invitee@example.com", "expiration_days": 3], "invite")
+        let inviteID = invite.json["id"].string ?? ""
+        book.label(inviteID, "invite")
+        try await s.call(.POST, "/api/v1/practices/{practice_id}/invites", ["practice_id": practice], token: admin,
+                         json: ["email": "invitee@example.com"], "already pending (409)")
+        try await s.call(.POST, "/api/v1/practices/{practice_id}/invites", ["practice_id": practice], token: staff,
+                         json: ["email": "other@example.com"], "VET_STAFF may not (403)")
+        let revokable = try await s.call(.POST, "/api/v1/practices/{practice_id}/invites", ["practice_id": practice],
+                                         token: admin, json: ["email": "revoked@example.com"], "a second one")
+        book.label(revokable.json["id"].string, "invite-revoked")
+        try await s.call(.DELETE, "/api/v1/practices/{practice_id}/invites/{invite_id}",
+                         ["practice_id": practice, "invite_id": revokable.json["id"].string ?? ""], token: admin, "revoke")
+        try await s.call(.DELETE, "/api/v1/practices/{practice_id}/invites/{invite_id}",
+                         ["practice_id": practice, "invite_id": revokable.json["id"].string ?? ""], token: admin,
+                         "already revoked (409)")
+        try await s.call(.GET, "/api/v1/practices/{practice_id}/invites", ["practice_id": practice], token: admin, "list")
+        try await s.call(.GET, "/api/v1/invites/{invite_id}", ["invite_id": inviteID], token: nil, "public view")
+        try await s.call(.GET, "/api/v1/invites/{invite_id}", ["invite_id": "not-a-uuid"], token: nil, "malformed id (400)")
+
+        let signup = try await s.call(.POST, "/api/v1/auth/signup", token: nil, json: [
+            "username": "goldeninvitee", "password": "long-enough-pw", "email": "invitee@example.com",
+            "full_name": "Golden Invitee",
+        ], "sign up (the invited address)")
+        book.label(signup.json["id"].string, "invitee-user")
+        let token = signup.json["access_token"].string ?? ""
+        let raw = try await s.app.db.sql.raw("""
+            SELECT raw_message FROM mail_outbox WHERE kind = 'practice_invitation' AND recipient = 'invitee@example.com'
+            """).first()?.decode(column: "raw_message", as: String.self) ?? ""
+        let code = raw.firstMatch(of: #/Code: ([A-Z2-9]{12})/#).map { String($0.1) } ?? ""
+        try await s.call(.POST, "/api/v1/invites/{invite_id}/accept", ["invite_id": inviteID], token: token,
+                         json: ["invite_code": "WRONGCODE234"], "wrong code (403)")
+        try await s.call(.POST, "/api/v1/invites/{invite_id}/accept", ["invite_id": inviteID], token: token,
+                         json: ["invite_code": code], "accept")
+        try await s.call(.POST, "/api/v1/invites/{invite_id}/accept", ["invite_id": inviteID], token: token,
+                         json: ["invite_code": code], "already used (410)")
     }
 }
