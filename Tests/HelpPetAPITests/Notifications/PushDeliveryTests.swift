@@ -37,7 +37,11 @@ import VaporTesting
     static let tokenB = String(repeating: "b2", count: 32)
 
     static func settings(maxAttempts: Int = 8) -> PushSettings {
-        PushSettings(apns: [:], maxAttempts: maxAttempts, retryBaseSeconds: 30, retryMaxSeconds: 3600, pollSeconds: 2)
+        var settings = PushSettings.off
+        settings.maxAttempts = maxAttempts
+        settings.retryBaseSeconds = 30
+        settings.retryMaxSeconds = 3600
+        return settings
     }
 
     /// Booked by the admin for vet1 (owner John Smith).
