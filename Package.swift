@@ -56,9 +56,20 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // Outgoing pushes knowing no product and no Vapor: the token-based APNs client (HTTP/2, ES256 JWT).
+        .target(
+            name: "Push",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .target(
             name: "HelpPetAPI",
-            dependencies: ["AppCore", "ObjectStorage", "Mail"],
+            dependencies: ["AppCore", "ObjectStorage", "Mail", "Push"],
             resources: [.copy("Resources/openapi.yaml")]
         ),
         .target(
@@ -181,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "HelpPetAPITests",
             dependencies: [
-                "HelpPetAPI", "AppCore", "Transcription", "ServerTestSupport",
+                "HelpPetAPI", "AppCore", "Transcription", "ServerTestSupport", "Push",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -198,6 +209,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "PushTests",
+            dependencies: ["Push", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "TranscriptionTests",

@@ -18,6 +18,7 @@ public enum HelpPetModule {
         M0122_AddRecordingConsentSetting(), M0123_CreateVisitAddenda(),
         M0124_CreatePracticeNoteTemplates(), M0125_AddConsoleSessionDevices(),
         M0126_CreateMailOutbox(), M0127_CreatePracticeInvites(),
+        M0129_AddPushDelivery(),
     ]
 
     public static func configure(_ app: Application) throws {
@@ -33,6 +34,7 @@ public enum HelpPetModule {
             UploadIntentAdmission(), forBucket: config.storage.helppetBucket)
 
         app.mailTransport = try MailSetup.transport(config.mail)
+        app.pushConfiguration = try PushSetup.configuration(config.push)
 
         try routes(app, config: config)
     }
@@ -68,6 +70,7 @@ public enum HelpPetModule {
             }
         })
         MailSetup.startDelivery(app)
+        PushSetup.startDelivery(app)
     }
 
     /// `/health/ready`'s transcription part: `off` when configured so or when this process runs no workers,

@@ -123,7 +123,7 @@ struct HelpPetTranscriptionTarget: TranscriptionJobTarget {
         }
         return Self.map(try await VisitTranscriptionJobs.applySuccess(
             jobID: job.id, owner: job.owner, visitID: job.visitID, storageKey: job.storageKey, result: result,
-            on: app.db))
+            on: app.db, metrics: app.core.metrics))
     }
 
     func applyFailure(_ job: ClaimedJob, message: String, at: Date) async throws -> TranscriptionApplyResult {

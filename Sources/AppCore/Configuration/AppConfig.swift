@@ -56,6 +56,8 @@ public struct AppConfig: Sendable {
     public var webConsoleRoot: Product?
     /// Outgoing email (`SMTP_URL`, `MAIL_FROM`, ...); see `MailSettings`.
     public var mail: MailSettings = .embedded(dataDirectory: URL(fileURLWithPath: "./data"))
+    /// Push notifications (`APNS_KEY_PATH`, ...); see `PushSettings`.
+    public var push: PushSettings = .off
 
     /// Reads the configuration. `environmentName` is Vapor's (`development`, `testing`, `production`).
     public static func load(environmentName: String, env: EnvironmentReader = EnvironmentReader()) throws -> AppConfig {
@@ -163,6 +165,7 @@ public struct AppConfig: Sendable {
             webConsoleRoot: webConsoleRoot
         )
         config.mail = try MailSettings.load(env: env, dataDirectory: dataDir, production: production)
+        config.push = try PushSettings.load(env: env)
         return config
     }
 }

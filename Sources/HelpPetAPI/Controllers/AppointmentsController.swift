@@ -86,11 +86,11 @@ struct AppointmentsController: RouteCollection {
                 link.position = position
                 try await link.create(on: db)
             }
-            // Booked for another vet: the outbox row is what a push sender would deliver (none exists here).
+            // Booked for another vet: a push to that vet's devices (docs/notifications.md, Push).
             if let vetID, vetID != caller.id {
                 try await NotificationOutbox.appointmentBooked(
                     appointment, for: vetID, ownerName: owner.fullName,
-                    petNames: petIDs.compactMap { byID[$0]?.name }, now: now, on: db)
+                    petNames: petIDs.compactMap { byID[$0]?.name }, now: now, on: db, metrics: metrics)
             }
             // The owner's confirmation commits with the appointment (docs/notifications.md).
             try await AppointmentEmails(db: db, mailFrom: mailFrom, metrics: metrics)

@@ -2,25 +2,48 @@ import AppCore
 import Fluent
 import Foundation
 
-/// Records "an appointment was booked for you" for a future push sender, with the payload keys the app's
-/// notification handler reads (`type`, `appointment_id`, `pet_owner_name`, `pet_name`, `appointment_time`).
+/// Writes push notifications to `notification_outbox` in the caller's transaction (PushDelivery sends them), with the
+/// payload keys the app's notification handler reads (`type`, `appointment_id`, `pet_owner_name`, `pet_name`,
+/// `appointment_time`; `visit_id` and `pet_id` for a note).
 enum NotificationOutbox {
     static func appointmentBooked(
         _ appointment: Appointment, for vetID: UUID, ownerName: String, petNames: [String], now: Date,
-        on db: any Database
+        on db: any Database, metrics: MetricsRegistry? = nil
     ) async throws {
-        let entry = NotificationOutboxEntry()
-        entry.id = UUID()
-        entry.userID = vetID
-        entry.kind = "appointment_booked"
-        entry.payload = [
+        try await insert(kind: "appointment_booked", for: vetID, payload: [
             "type": .string("appointment_booked"),
             "appointment_id": .string(appointment.id!.lowercased),
             "pet_owner_name": .string(ownerName),
             "pet_name": .string(petNames.joined(separator: ", ")),
             "appointment_time": .string(WireTime.format(appointment.appointmentDate)),
+        ], now: now, on: db, metrics: metrics)
+    }
+
+    /// The visit's note was drafted from its transcript: the vet who recorded it reviews it.
+    static func noteReady(_ visit: Visit, now: Date, on db: any Database, metrics: MetricsRegistry? = nil) async throws {
+        let pet = try await Pet.find(visit.petID, on: db)
+        var payload: [String: JSONValue] = [
+            "type": .string("note_ready"),
+            "visit_id": .string(visit.id!.lowercased),
+            "pet_id": .string(visit.petID.lowercased),
+            "pet_name": .string(pet?.name ?? ""),
         ]
+        if let appointmentID = visit.appointmentID { payload["appointment_id"] = .string(appointmentID.lowercased) }
+        try await insert(kind: "note_ready", for: visit.createdBy, payload: payload, now: now, on: db, metrics: metrics)
+    }
+
+    private static func insert(
+        kind: String, for userID: UUID, payload: [String: JSONValue], now: Date, on db: any Database,
+        metrics: MetricsRegistry?
+    ) async throws {
+        let entry = NotificationOutboxEntry()
+        entry.id = UUID()
+        entry.userID = userID
+        entry.kind = kind
+        entry.payload = payload
         entry.createdAt = now
         try await entry.create(on: db)
+        // Counted at the insert, like the mail's queued counter (a commit that then fails over-counts one).
+        metrics?.counter("mail_messages_queued_total", labels: [("channel", "push")]).increment()
     }
 }

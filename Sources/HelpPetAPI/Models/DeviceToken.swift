@@ -17,7 +17,8 @@ package final class DeviceToken: Model, @unchecked Sendable {
     package init() {}
 }
 
-/// A notification waiting for a push sender (M0114); `payload` has the keys the app's push handler reads.
+/// A push notification for a user (M0114; delivery state M0129, see PushOutboxStore); `payload` has the keys the
+/// app's push handler reads.
 package final class NotificationOutboxEntry: Model, @unchecked Sendable {
     package static let schema = "notification_outbox"
 

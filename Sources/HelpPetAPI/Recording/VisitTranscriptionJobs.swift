@@ -85,7 +85,8 @@ public enum VisitTranscriptionJobs {
     }
 
     public static func applySuccess(
-        jobID: UUID, owner: String, visitID: UUID, storageKey: String, result: Result, on db: any Database
+        jobID: UUID, owner: String, visitID: UUID, storageKey: String, result: Result, on db: any Database,
+        metrics: MetricsRegistry? = nil
     ) async throws -> Applied {
         try await db.writeTransaction { db -> Applied in
             guard try await holds(jobID: jobID, owner: owner, on: db) else { return .leaseLost }
@@ -124,12 +125,14 @@ public enum VisitTranscriptionJobs {
             }
             // A summary a person wrote (or approved) is never overwritten; an empty or draft one is redrafted.
             var summary = visit.summary
+            var drafted = false
             let isDraft = visit.metadata["summary_status"] == .string("draft")
             if (visit.summary ?? "").isEmpty || isDraft {
                 // One note: the summary is written from the drafted note, not from a second reading of the text.
                 let draft = result.clinicalNote.flatMap { ClinicalNoteView(["clinical_note": $0]) }
                     .flatMap(NoteSummaryText.render) ?? result.draftSummary
                 summary = draft
+                drafted = draft != nil
                 if draft != nil {
                     patch.set["summary_status"] = .string("draft")
                 } else {
@@ -145,6 +148,10 @@ public enum VisitTranscriptionJobs {
             try await VisitStore.markProcessed(
                 visitID, key: storageKey, fullText: result.fullText, summary: summary,
                 metadata: try patch.sqlValue(current: visit.metadata, on: db), now: result.completedAt, on: db)
+            // A drafted note waits for the vet who recorded the visit: the push commits with the note.
+            if drafted {
+                try await NotificationOutbox.noteReady(visit, now: result.completedAt, on: db, metrics: metrics)
+            }
             try await finishJob(jobID, status: "done", error: nil, now: result.completedAt, on: db)
             return .applied
         }
