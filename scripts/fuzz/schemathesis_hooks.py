@@ -67,6 +67,8 @@ CONTRACT_REJECTIONS: list[tuple[str, str, str]] = [
     # Vet availability: a window ends after it starts (a rule across fields); its instants and the
     # medical record's visit_date are in the §1.6 range after conversion to UTC; the zone is a tz database name.
     (r"^(POST|PUT) /api/v1/scheduling-unix/vet-availability", r"^end_at must be after start_at$", "docs/iphone-app-compatibility.md"),
+    (r"^(POST|PUT) /api/v1/scheduling-unix/vet-availability", r"^An availability window may last at most 31 days$",
+     "docs/iphone-app-compatibility.md"),
     (r"^(POST|PUT) /api/v1/scheduling-unix/vet-availability", r"^(start_at|end_at) is out of range$", "§1.6"),
     (r"^(POST|PUT) /api/v1/medical-records", r"^visit_date is out of range$", "§1.6"),
     (r"^GET /api/v1/scheduling-unix/vet-availability/\{id\}$",

@@ -272,7 +272,10 @@ struct NoteCorrection: Sendable {
                 result["interval_days"] = .integer(days)
             }
         } catch { throw APIError.badRequest("follow_up.interval_days must be an integer between 1 and 730") }
-        if case .value(let day) = try fields.optionalDay("date") { result["date"] = .string(day.description) }
+        // An empty date is no date, like the empty texts below (a form sends "" for a field left blank).
+        if object["date"] != .string(""), case .value(let day) = try fields.optionalDay("date") {
+            result["date"] = .string(day.description)
+        }
         for (key, max) in [("weekday", 20), ("reason", 200), ("text", 500)] {
             guard let raw = object[key], !raw.isNull else { continue }
             guard case .string(let s) = raw else { throw APIError.badRequest("follow_up.\(key) must be a string") }

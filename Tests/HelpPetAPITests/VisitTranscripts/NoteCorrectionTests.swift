@@ -120,6 +120,13 @@ import VaporTesting
             #expect(moved.json["metadata"]["clinical_note"]["follow_up"]["text"].string == "Come back in 7 days for ear.")
             #expect(moved.json["summary"].string?.contains("Follow-up: Come back in 7 days for ear.") == true)
 
+            // A date left blank by a form is no date.
+            let blankDate = try await app.put(Self.notePath(visitID), token: vet, json: [
+                "follow_up": ["interval_days": 7, "reason": "ear", "date": ""],
+            ])
+            #expect(blankDate.status == .ok, "\(blankDate)")
+            #expect(blankDate.json["metadata"]["clinical_note"]["follow_up"]["date"].isAbsent)
+
             // Wording of the vet's own is kept as written.
             let worded = try await app.put(Self.notePath(visitID), token: vet, json: [
                 "follow_up": ["interval_days": 7, "text": "Come back next week so we can look at the ear again."],
