@@ -34,41 +34,17 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
-import ipaddress
 import ssl
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts" / "lib"))
+from loopback_certificate import make_certificate  # noqa: E402
 from local_server import (  # noqa: E402
     create_postgres_database, drop_postgres_database, free_port, is_postgres, start_server, stop_server)
 
 SMTP_USER = "mailer"
 SMTP_PASSWORD = "smtp-secret-" + uuid.uuid4().hex[:8]
 DEMO_PRACTICE = "d0000000-0000-4000-8000-000000000001"
-
-
-def make_certificate(folder: Path) -> tuple[Path, Path]:
-    """A self-signed certificate for localhost and 127.0.0.1, valid for one day."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = dt.datetime.now(dt.timezone.utc)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(x509.random_serial_number()).not_valid_before(now - dt.timedelta(minutes=5))
-            .not_valid_after(now + dt.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
-                                                        x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-                           critical=False)
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .sign(key, hashes.SHA256()))
-    cert_path, key_path = folder / "smtp-cert.pem", folder / "smtp-key.pem"
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-    return cert_path, key_path
 
 
 @dataclass
@@ -136,7 +112,7 @@ class SMTPServer:
 def certificate():
     folder = Path(tempfile.mkdtemp(prefix="mail-suite-tls-"))
     try:
-        yield make_certificate(folder)
+        yield make_certificate(folder, "smtp")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
