@@ -69,7 +69,7 @@ let package = Package(
         ),
         .target(
             name: "HelpPetAPI",
-            dependencies: ["AppCore", "ObjectStorage", "Mail", "Push"],
+            dependencies: ["AppCore", "ObjectStorage", "Mail", "Push", "Transcription"],
             resources: [.copy("Resources/openapi.yaml")]
         ),
         .target(

@@ -133,7 +133,7 @@ struct HelpPetTranscriptionTarget: TranscriptionJobTarget {
     }
 
     func discard(_ job: ClaimedJob) async throws {
-        try await VisitTranscriptionJobs.discard(jobID: job.id, owner: job.owner, now: app.core.clock.now(), on: app.db)
+        try await TranscriptionJobStore.discardClaimed(jobID: job.id, owner: job.owner, now: app.core.clock.now(), on: app.db)
     }
 
     static func map(_ applied: VisitTranscriptionJobs.Applied) -> TranscriptionApplyResult {

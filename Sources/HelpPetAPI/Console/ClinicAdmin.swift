@@ -8,7 +8,7 @@ package struct ConsoleUserRow: Sendable {
     package let username: String
     package let fullName: String
     package let email: String
-    package let role: String
+    package let role: UserRole
     package let practiceID: UUID?
     package let isActive: Bool
     package let requestedPracticeID: UUID?
@@ -31,7 +31,8 @@ package enum ClinicAdmin {
     package static func users(request: Request) async throws -> [ConsoleUserRow] {
         try request.caller.requireAdmin()
         return try await OwnerDirectoryStore.users(on: request.db).map {
-            ConsoleUserRow(id: $0.id, username: $0.username, fullName: $0.full_name, email: $0.email, role: $0.role,
+            ConsoleUserRow(id: $0.id, username: $0.username, fullName: $0.full_name, email: $0.email,
+                           role: UserRole(rawValue: $0.role) ?? .pending,
                            practiceID: $0.practice_id, isActive: $0.is_active, requestedPracticeID: $0.requested_practice_id)
         }
     }

@@ -52,7 +52,7 @@ package enum ClinicOwners {
     /// One owner the caller may see (404 as the API otherwise), with every pet.
     package static func owner(request: Request, id: UUID) async throws -> ConsoleOwner {
         let caller = try request.caller
-        let owner = try await Visibility.petOwner(id, for: caller, on: request.db)
+        let owner = try await VisibilityStore(db: request.db).petOwner(id, for: caller)
         let pets = try await Pet.query(on: request.db).filter(\.$ownerID == id).all()
             .sorted { ($0.isActive ? 0 : 1, $0.name.lowercased()) < ($1.isActive ? 0 : 1, $1.name.lowercased()) }
         return ConsoleOwner(

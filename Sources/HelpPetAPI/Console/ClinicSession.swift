@@ -56,7 +56,7 @@ package enum ClinicSession {
         return ConsoleUser(
             id: caller.id, sessionHash: hash,
             displayName: identity.full_name.isEmpty ? identity.username : identity.full_name,
-            role: caller.role.rawValue, practiceID: caller.practiceID, petOwnerID: caller.petOwnerID)
+            role: caller.role, practiceID: caller.practiceID, petOwnerID: caller.petOwnerID)
     }
 
     package static func signOut(cookieToken: String, request: Request) async throws {
@@ -119,12 +119,11 @@ package struct ConsoleUser: Sendable {
     package let id: UUID
     package let sessionHash: String
     package let displayName: String
-    /// `ADMIN`, `VET_STAFF`, `PET_OWNER`, `PENDING`…
-    package let role: String
+    package let role: UserRole
     package let practiceID: UUID?
     package let petOwnerID: UUID?
 
-    package var isStaff: Bool { role == "ADMIN" || role == "VET_STAFF" || role == "VET" }
-    package var isAdmin: Bool { role == "ADMIN" }
-    package var isOwner: Bool { role == "PET_OWNER" }
+    package var isStaff: Bool { role.isStaff }
+    package var isAdmin: Bool { role == .admin }
+    package var isOwner: Bool { role == .petOwner }
 }

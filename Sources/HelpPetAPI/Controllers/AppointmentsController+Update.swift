@@ -47,7 +47,7 @@ extension AppointmentsController {
         guard fields.containsAny(of: Self.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        let current = try await Visibility.appointment(id, for: caller, on: req.db)
+        let current = try await VisibilityStore(db: req.db).appointment(id, for: caller)
         try fields.requireUnchanged("id", current: id.lowercased)
         try fields.requireUnchanged("practice_id", current: current.practiceID.lowercased)
         try fields.requireUnchanged("pet_owner_id", current: current.petOwnerID.lowercased)
@@ -61,7 +61,7 @@ extension AppointmentsController {
         let caller = try req.caller
         try caller.requireStaff()
         let id = try req.pathID("appointment_id", .appointment)
-        let current = try await Visibility.appointment(id, for: caller, on: req.db)
+        let current = try await VisibilityStore(db: req.db).appointment(id, for: caller)
         var changes = Changes()
         changes.status = .cancelled
         let updated = try await Self.apply(

@@ -50,7 +50,7 @@ struct AppointmentsController: RouteCollection {
         guard practice.isActive else { throw APIError.conflict("Practice is inactive") }
         let practiceID = practice.id!
         guard let owner = try await PetOwner.find(ownerID, on: req.db) else { throw APIError.petOwnerNotFound }
-        let isClient = try await Visibility.isClient(owner: ownerID, of: practiceID, on: req.db)
+        let isClient = try await VisibilityStore(db: req.db).isClient(owner: ownerID, of: practiceID)
         if !isClient {
             if caller.isMember { throw APIError.petOwnerNotFound }
             throw APIError.notAClientOfPractice
@@ -106,7 +106,7 @@ struct AppointmentsController: RouteCollection {
         let caller = try req.caller
         let ownerID = try req.pathID("owner_id", .petOwner)
         let page = try req.queryParameters.pagination()
-        _ = try await Visibility.petOwner(ownerID, for: caller, on: req.db)
+        _ = try await VisibilityStore(db: req.db).petOwner(ownerID, for: caller)
         let builder = Appointment.query(on: req.db).filter(\.$petOwnerID == ownerID)
         if caller.isMember { builder.filter(\.$practiceID == caller.practiceID!) }
         let total = try await builder.count()
@@ -122,7 +122,7 @@ struct AppointmentsController: RouteCollection {
         let query = req.queryParameters
         let day = try query.day()
         let page = try query.pagination()
-        let practice = try await Visibility.practice(practiceID, for: caller, on: req.db)
+        let practice = try await VisibilityStore(db: req.db).practice(practiceID, for: caller)
         let builder = Appointment.query(on: req.db).filter(\.$practiceID == practiceID)
         if let day {
             let window = LocalDay.window(of: day, in: practice.timeZone)

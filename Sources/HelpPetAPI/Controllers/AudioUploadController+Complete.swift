@@ -18,7 +18,7 @@ extension AudioUploadController {
         let device = try fields.optionalBoundedObject("device_metadata", maxBytes: 16_384, nullable: true)
         // Scoped by the caller's current practice like every read: the answer is the whole visit, so a member
         // who moved to another practice gets 404 here too (the reconciler still completes what they uploaded).
-        let visit = try await Visibility.visit(id, for: caller, on: req.db)
+        let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
         guard visit.source == VisitSource.recording.rawValue, visit.storageKey != nil else {
             throw APIError.conflict("This visit has no audio upload to complete")
         }

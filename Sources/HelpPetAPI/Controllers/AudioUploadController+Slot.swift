@@ -3,6 +3,7 @@ import Fluent
 import Foundation
 import ObjectStorage
 import SQLKit
+import Transcription
 import Vapor
 
 /// The slot table of contract §4.10. Each outcome is a write that is conditional on the row as read; a request
@@ -223,7 +224,7 @@ extension AudioUploadController {
             try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, context, on: db)
             // A queued job of the replaced recording would only produce a stale result (§5.1).
             if let oldKey = current.storageKey {
-                try await TranscriptionJobQueue.discardQueued(visitID: visit.id!, storageKey: oldKey, now: now, on: db)
+                try await TranscriptionJobStore.discardQueued(visitID: visit.id!, storageKey: oldKey, now: now, on: db)
             }
             return true
         }

@@ -71,10 +71,10 @@ struct AudioUploadController: RouteCollection {
         try caller.requireStaff()
         let request = try InitiateRequest(try req.jsonObject())
 
-        let pet = try await Visibility.pet(request.petID, for: caller, on: req.db)
+        let pet = try await VisibilityStore(db: req.db).pet(request.petID, for: caller)
         var appointment: Appointment?
         if let appointmentID = request.appointmentID {
-            let found = try await Visibility.appointment(appointmentID, for: caller, on: req.db)
+            let found = try await VisibilityStore(db: req.db).appointment(appointmentID, for: caller)
             try await Self.requirePet(pet, in: found, on: req.db)
             appointment = found
         }

@@ -50,8 +50,8 @@ struct LegacyAudioUploadController: RouteCollection {
         defer { if let audio = spooled.audio { Task { await audio.file.discard() } } }
 
         let upload = try Self.validate(spooled)
-        let pet = try await Visibility.pet(upload.petID, for: caller, on: req.db)
-        let appointment = try await Visibility.appointment(upload.appointmentID, for: caller, on: req.db)
+        let pet = try await VisibilityStore(db: req.db).pet(upload.petID, for: caller)
+        let appointment = try await VisibilityStore(db: req.db).appointment(upload.appointmentID, for: caller)
         try await AudioUploadController.requirePet(pet, in: appointment, on: req.db)
         guard pet.isActive else { throw APIError.badRequest("Pet \(pet.id!.lowercased) is inactive") }
         if appointment.status == .cancelled {

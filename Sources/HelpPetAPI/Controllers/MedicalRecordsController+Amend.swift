@@ -17,7 +17,7 @@ extension MedicalRecordsController {
         guard fields.containsAny(of: MedicalRecordRequest.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        let old = try await Visibility.medicalRecord(id, for: caller, on: req.db)
+        let old = try await VisibilityStore(db: req.db).medicalRecord(id, for: caller)
         try fields.requireUnchanged("id", current: id.lowercased)
         try fields.requireUnchanged("original_id", current: old.originalID.lowercased)
         try fields.requireUnchanged("version", current: String(old.version))

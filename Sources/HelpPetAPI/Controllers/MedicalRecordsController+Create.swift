@@ -12,7 +12,7 @@ extension MedicalRecordsController {
         let petID = try fields.requiredUUID("pet_id", kind: .pet)
         let input = try MedicalRecordRequest(fields, creating: true)
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
-        let pet = try await Visibility.pet(petID, for: caller, on: req.db)
+        let pet = try await VisibilityStore(db: req.db).pet(petID, for: caller)
         let practice = try await PracticeResolution.forPet(pet, requested: requestedPractice, caller: caller, on: req.db)
 
         let record = input.makeRecord(

@@ -55,7 +55,7 @@ struct MedicalRecordsController: RouteCollection {
         _ = try query.bool("include_historical", default: true)
         _ = try query.bool("latest_only", default: false)
         let page = try query.pagination()
-        _ = try await Visibility.pet(petID, for: caller, on: req.db)
+        _ = try await VisibilityStore(db: req.db).pet(petID, for: caller)
 
         let counts = try await MedicalRecordStore.counts(of: petID, caller: caller, currentOnly: false, on: req.db)
         let records = try await MedicalRecordStore.history(of: petID, caller: caller, range: page.range, on: req.db)
@@ -65,7 +65,7 @@ struct MedicalRecordsController: RouteCollection {
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("record_id", .medicalRecord)
-        let record = try await Visibility.medicalRecord(id, for: caller, on: req.db)
+        let record = try await VisibilityStore(db: req.db).medicalRecord(id, for: caller)
         // Both rows are guaranteed by foreign keys.
         guard let pet = try await Pet.find(record.petID, on: req.db),
             let author = try await User.find(record.createdBy, on: req.db)

@@ -57,7 +57,7 @@ struct PetOwnersController: RouteCollection {
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("owner_id", .petOwner)
-        let owner = try await Visibility.petOwner(id, for: caller, on: req.db)
+        let owner = try await VisibilityStore(db: req.db).petOwner(id, for: caller)
         return try JSONResponse.make(try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db))
     }
 
@@ -96,7 +96,7 @@ struct PetOwnersController: RouteCollection {
         guard fields.containsAny(of: PetOwnerRequest.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        let owner = try await Visibility.petOwner(id, for: caller, on: req.db)
+        let owner = try await VisibilityStore(db: req.db).petOwner(id, for: caller)
         try fields.requireUnchanged("id", current: id.lowercased)
         try fields.requireUnchanged("user_id", current: owner.userID?.lowercased)
 

@@ -13,7 +13,7 @@ extension PetsController {
         let ownerID = try fields.requiredUUID("owner_id", kind: .petOwner)
         let now = req.now
         let input = try PetRequest(fields, creating: true, todayUTC: Self.dayInUTC(now))
-        let owner = try await Visibility.petOwner(ownerID, for: caller, on: req.db)
+        let owner = try await VisibilityStore(db: req.db).petOwner(ownerID, for: caller)
         if let chip = input.microchipNumber.valueIfPresent {
             try await Self.requireMicrochipFree(chip, excluding: nil, on: req.db)
         }
@@ -47,7 +47,7 @@ extension PetsController {
         guard fields.containsAny(of: PetRequest.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        let pet = try await Visibility.pet(id, for: caller, on: req.db)
+        let pet = try await VisibilityStore(db: req.db).pet(id, for: caller)
         try fields.requireUnchanged("id", current: id.lowercased)
         try fields.requireUnchanged("owner_id", current: pet.ownerID.lowercased)
 

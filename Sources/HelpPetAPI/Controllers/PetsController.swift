@@ -32,7 +32,7 @@ struct PetsController: RouteCollection {
         let query = req.queryParameters
         let includeInactive = try query.bool("include_inactive", default: false)
         let page = try query.pagination()
-        let owner = try await Visibility.petOwner(ownerID, for: caller, on: req.db)
+        let owner = try await VisibilityStore(db: req.db).petOwner(ownerID, for: caller)
 
         let builder = Pet.query(on: req.db).filter(\.$ownerID == ownerID)
         if !includeInactive { builder.filter(\.$isActive == true) }
@@ -48,7 +48,7 @@ struct PetsController: RouteCollection {
         let caller = try req.caller
         try caller.requireStaff()
         let id = try req.pathID("pet_id", .pet)
-        let pet = try await Visibility.pet(id, for: caller, on: req.db)
+        let pet = try await VisibilityStore(db: req.db).pet(id, for: caller)
         if pet.isActive {
             pet.isActive = false
             pet.updatedAt = req.now

@@ -81,6 +81,6 @@ struct PracticeInvitesController: RouteCollection {
             throw APIError.forbidden("Administrator or veterinarian access required")
         }
         let id = try req.pathID("practice_id", .practice)
-        return (caller, try await Visibility.practice(id, for: caller, on: req.db))
+        return (caller, try await VisibilityStore(db: req.db).practice(id, for: caller))
     }
 }

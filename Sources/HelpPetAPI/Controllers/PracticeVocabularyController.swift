@@ -32,7 +32,7 @@ struct PracticeVocabularyController: RouteCollection {
         let caller = try req.caller
         try caller.requireStaff()
         let id = try req.pathID("practice_id", .practice)
-        return try await Visibility.practice(id, for: caller, on: req.db).id!
+        return try await VisibilityStore(db: req.db).practice(id, for: caller).id!
     }
 
     static func response(_ practiceID: UUID, _ row: PracticeVocabularyStore.Row?) -> PracticeVocabularyResponse {

@@ -37,7 +37,7 @@ struct PracticesController: RouteCollection {
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("practice_id", .practice)
-        let practice = try await Visibility.practice(id, for: caller, on: req.db)
+        let practice = try await VisibilityStore(db: req.db).practice(id, for: caller)
         return try JSONResponse.make(PracticeResponse(practice))
     }
 

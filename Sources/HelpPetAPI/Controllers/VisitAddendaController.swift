@@ -20,7 +20,7 @@ struct VisitAddendaController: RouteCollection {
         let fields = try req.jsonObject()
         guard let text = try fields.optionalString("text", trim: true, min: 1, max: 5_000, nullable: false).valueIfPresent
         else { throw APIError.badRequest("text is required") }
-        let visit = try await Visibility.visit(id, for: caller, on: req.db)
+        let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
         guard NoteApproval.isApproved(visit.metadata) else {
             throw APIError.conflict("Only an approved note takes addenda. Approve the draft first (PUT with summary).")
         }
@@ -34,7 +34,7 @@ struct VisitAddendaController: RouteCollection {
     @Sendable func list(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("visit_id", .visit)
-        let visit = try await Visibility.visit(id, for: caller, on: req.db)
+        let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
         if caller.isOwner && !NoteApproval.isApproved(visit.metadata) { return try JSONResponse.make([VisitAddendumResponse]()) }
         return try JSONResponse.make(try await VisitAddendumStore.list(visit: id, on: req.db).map(VisitAddendumResponse.init))
     }

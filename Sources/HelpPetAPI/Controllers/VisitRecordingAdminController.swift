@@ -2,6 +2,7 @@ import AppCore
 import Fluent
 import Foundation
 import SQLKit
+import Transcription
 import Vapor
 
 /// `POST /visit-transcripts/{id}/transcribe` (transcribe again) and `DELETE /visit-transcripts/{id}` (ADMIN):
@@ -17,7 +18,7 @@ struct VisitRecordingAdminController: RouteCollection {
         let caller = try req.caller
         try caller.requireStaff()
         let id = try req.pathID("visit_id", .visit)
-        let visit = try await Visibility.visit(id, for: caller, on: req.db)
+        let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
         let noAudio = APIError.conflict("This visit has no audio to transcribe")
         guard visit.source == VisitSource.recording.rawValue, let key = visit.storageKey else { throw noAudio }
         let now = req.now
@@ -34,9 +35,9 @@ struct VisitRecordingAdminController: RouteCollection {
             try await req.db.writeTransaction { db in
                 guard let current = try await VisitRows.locked(id, on: db), current.state != .new,
                     current.storageKey == key,
-                    try await !TranscriptionJobQueue.isLive(visitID: id, storageKey: key, on: db)
+                    try await !TranscriptionJobStore.isLive(visitID: id, storageKey: key, on: db)
                 else { throw APIError.transcriptionInProgress }
-                let jobID = try await TranscriptionJobQueue.requeue(visitID: id, storageKey: key, now: now, on: db)
+                let jobID = try await TranscriptionJobStore.requeue(visitID: id, storageKey: key, now: now, on: db)
                 var patch = MetadataPatch()
                 patch.set["transcription_job_id"] = .string(jobID.lowercased)
                 try await VisitStore.markProcessing(

@@ -28,7 +28,7 @@ extension VisitTranscriptsController {
                 "appointment_id cannot be set on a manual transcript; use the audio upload flow")
         }
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
-        let pet = try await Visibility.pet(petID, for: caller, on: req.db)
+        let pet = try await VisibilityStore(db: req.db).pet(petID, for: caller)
         let practice = try await PracticeResolution.forPet(pet, requested: requestedPractice, caller: caller, on: req.db)
 
         let visit = Visit()

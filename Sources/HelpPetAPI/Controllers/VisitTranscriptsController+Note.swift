@@ -12,7 +12,7 @@ extension VisitTranscriptsController {
         try caller.requireStaff()
         let id = try req.pathID("visit_id", .visit)
         let correction = try NoteCorrection(try req.jsonObject().object)
-        _ = try await Visibility.visit(id, for: caller, on: req.db)
+        _ = try await VisibilityStore(db: req.db).visit(id, for: caller)
         let now = req.now
         let visit = try await req.db.writeTransaction { db -> Visit in
             guard let current = try await VisitRows.locked(id, on: db) else { throw APIError.visitNotFound }

@@ -3,6 +3,7 @@ import Fluent
 import FluentSQL
 import Foundation
 import SQLKit
+import Transcription
 import Vapor
 
 extension VisitTranscriptsController {
@@ -39,7 +40,7 @@ extension VisitTranscriptsController {
         guard fields.containsAny(of: Self.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        let stored = try await Visibility.visit(id, for: caller, on: req.db)
+        let stored = try await VisibilityStore(db: req.db).visit(id, for: caller)
         try Self.requireImmutablesUnchanged(fields, of: stored, req: req)
         // failed → processing needs the recording in storage; the HEAD happens before the transaction, whose
         // state check then re-reads the row.
@@ -57,11 +58,11 @@ extension VisitTranscriptsController {
             if let fullText = change.fullText { try NoteApproval.requireTranscriptUnlocked(current, newFullText: fullText) }
             var patch = MetadataPatch(change.metadata ?? [:])
             if change.state == .processing, current.state == .failed, let key = current.storageKey {
-                let jobID = try await TranscriptionJobQueue.requeue(visitID: id, storageKey: key, now: now, on: db)
+                let jobID = try await TranscriptionJobStore.requeue(visitID: id, storageKey: key, now: now, on: db)
                 patch.set["transcription_job_id"] = .string(jobID.lowercased)
             }
             if current.state == .processing, let to = change.state, to != .processing {
-                try await TranscriptionJobQueue.discardLive(visitID: id, now: now, on: db)
+                try await TranscriptionJobStore.discardLive(visitID: id, now: now, on: db)
             }
             if !change.summary.isAbsent {
                 try NoteApproval.requireNotApproved(current, newSummary: change.summary.applied(to: current.summary))

@@ -40,7 +40,7 @@ struct VisitTranscriptsController: RouteCollection {
         let petID = try query.uuid("pet_id", kind: .pet)
         let includePending = try query.bool("include_pending", default: false)
         let page = try query.pagination()
-        _ = try await Visibility.appointment(appointmentID, for: caller, on: req.db)
+        _ = try await VisibilityStore(db: req.db).appointment(appointmentID, for: caller)
         if let petID {
             let linked = try await AppointmentPet.query(on: req.db)
                 .filter(\.$id.$appointmentID == appointmentID).filter(\.$id.$petID == petID).count()
@@ -60,7 +60,7 @@ struct VisitTranscriptsController: RouteCollection {
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("visit_id", .visit)
-        let visit = try await Visibility.visit(id, for: caller, on: req.db)
+        let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
         return try JSONResponse.make(Self.response(visit, caller: caller, req: req))
     }
 

@@ -11,7 +11,7 @@ extension DischargeInstructions {
     static func forVisit(_ visitID: UUID, caller: Caller, on db: any Database) async throws
         -> (visit: Visit, instructions: DischargeInstructions)
     {
-        let visit = try await Visibility.visit(visitID, for: caller, on: db)
+        let visit = try await VisibilityStore(db: db).visit(visitID, for: caller)
         guard NoteApproval.isApproved(visit.metadata) else { throw notApproved }
         guard let pet = try await Pet.find(visit.petID, on: db),
             let practice = try await Practice.find(visit.practiceID, on: db)

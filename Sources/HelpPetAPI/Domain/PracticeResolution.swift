@@ -29,7 +29,7 @@ enum PracticeResolution {
         }
         if let requested {
             guard let practice = try await Practice.find(requested, on: db) else { throw notFound }
-            guard try await Visibility.isClient(owner: pet.ownerID, of: requested, on: db) else {
+            guard try await VisibilityStore(db: db).isClient(owner: pet.ownerID, of: requested) else {
                 throw APIError.notAClientOfPractice
             }
             return practice

@@ -3,6 +3,7 @@ import Fluent
 import Foundation
 import ObjectStorage
 import SQLKit
+import Transcription
 import Vapor
 
 /// Finishes what clients and crashes leave behind (contract §5.1, "Reconciler"): uploads that landed without a
@@ -96,21 +97,12 @@ struct Reconciler: Sendable {
 
     /// Every `processing` visit whose current key has no queued or running job gets its job re-queued.
     func requeueOrphanedJobs(now: Date, on db: any Database) async throws {
-        let rows = try await db.sql.raw("""
-            SELECT v.id, v.storage_key FROM visits v
-            WHERE v.state = 'processing' AND v.storage_key IS NOT NULL AND NOT EXISTS (
-                SELECT 1 FROM transcription_jobs j WHERE j.visit_id = v.id AND j.storage_key = v.storage_key
-                  AND j.status IN ('queued', 'running'))
-            LIMIT 500
-            """).all()
-        for row in rows {
-            let id = try row.decode(column: "id", as: UUID.self)
-            let key = try row.decode(column: "storage_key", as: String.self)
+        for (id, key) in try await TranscriptionJobStore.processingVisitsWithoutLiveJob(on: db) {
             try await db.writeTransaction { db in
                 guard let visit = try await VisitRows.locked(id, on: db), visit.state == .processing,
-                    visit.storageKey == key, try await !TranscriptionJobQueue.isLive(visitID: id, storageKey: key, on: db)
+                    visit.storageKey == key, try await !TranscriptionJobStore.isLive(visitID: id, storageKey: key, on: db)
                 else { return }
-                let jobID = try await TranscriptionJobQueue.requeue(visitID: id, storageKey: key, now: now, on: db)
+                let jobID = try await TranscriptionJobStore.requeue(visitID: id, storageKey: key, now: now, on: db)
                 var patch = MetadataPatch()
                 patch.set["transcription_job_id"] = .string(jobID.lowercased)
                 try await VisitStore.setMetadata(
@@ -121,11 +113,8 @@ struct Reconciler: Sendable {
 
     /// `helppet_transcription_jobs{status}`.
     func publishJobGauges(on db: any Database) async throws {
-        let rows = try await db.sql.raw("SELECT status, COUNT(*) AS n FROM transcription_jobs GROUP BY status").all()
-        var counts = ["queued": 0, "running": 0, "done": 0, "failed": 0, "discarded": 0]
-        for row in rows {
-            counts[try row.decode(column: "status", as: String.self)] = try row.decode(column: "n", as: Int.self)
+        for (status, n) in try await TranscriptionJobStore.countsByStatus(on: db) {
+            metrics.gauge("helppet_transcription_jobs", labels: [("status", status.rawValue)]).set(Double(n))
         }
-        for (status, n) in counts { metrics.gauge("helppet_transcription_jobs", labels: [("status", status)]).set(Double(n)) }
     }
 }

@@ -3,6 +3,7 @@ import Fluent
 import Foundation
 import ObjectStorage
 import SQLKit
+import Transcription
 
 /// Who completed a recording (`metadata.completion_source`, `helppet_recordings_completed_total{source}`).
 enum CompletionSource: String, Sendable {
@@ -47,7 +48,7 @@ enum RecordingCompletion {
                 chosen = fresh.filter { $0.intent.status == .open }.max(by: Self.olderIssue)
             }
             if let chosen {
-                let jobID = try await TranscriptionJobQueue.requeue(
+                let jobID = try await TranscriptionJobStore.requeue(
                     visitID: visitID, storageKey: chosen.intent.storageKey, now: now, on: db)
                 patch = completionPatch(chosen, source: source, details: details, jobID: jobID, now: now)
             }

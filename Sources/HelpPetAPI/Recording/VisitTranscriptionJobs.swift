@@ -2,6 +2,7 @@ import AppCore
 import Fluent
 import Foundation
 import SQLKit
+import Transcription
 import Vapor
 
 /// HelpPet's side of the transcription worker (contract §5.1): what a job needs to know about its visit, and the
@@ -89,11 +90,11 @@ public enum VisitTranscriptionJobs {
         metrics: MetricsRegistry? = nil
     ) async throws -> Applied {
         try await db.writeTransaction { db -> Applied in
-            guard try await holds(jobID: jobID, owner: owner, on: db) else { return .leaseLost }
+            guard try await TranscriptionJobStore.holds(jobID: jobID, owner: owner, on: db) else { return .leaseLost }
             guard let visit = try await VisitRows.locked(visitID, on: db), visit.state == .processing,
                 visit.storageKey == storageKey
             else {
-                try await finishJob(jobID, status: "discarded", error: nil, now: result.completedAt, on: db)
+                try await TranscriptionJobStore.finish(jobID, as: .discarded, error: nil, now: result.completedAt, on: db)
                 return .discarded
             }
             var patch = MetadataPatch()
@@ -152,7 +153,7 @@ public enum VisitTranscriptionJobs {
             if drafted {
                 try await NotificationOutbox.noteReady(visit, now: result.completedAt, on: db, metrics: metrics)
             }
-            try await finishJob(jobID, status: "done", error: nil, now: result.completedAt, on: db)
+            try await TranscriptionJobStore.finish(jobID, as: .done, error: nil, now: result.completedAt, on: db)
             return .applied
         }
     }
@@ -163,7 +164,7 @@ public enum VisitTranscriptionJobs {
         _ fraction: Double, jobID: UUID, owner: String, visitID: UUID, storageKey: String, on db: any Database
     ) async throws {
         try await db.writeTransaction { db in
-            guard try await holds(jobID: jobID, owner: owner, on: db),
+            guard try await TranscriptionJobStore.holds(jobID: jobID, owner: owner, on: db),
                 let visit = try await VisitRows.locked(visitID, on: db), visit.state == .processing,
                 visit.storageKey == storageKey
             else { return }
@@ -182,11 +183,11 @@ public enum VisitTranscriptionJobs {
     ) async throws -> Applied {
         let error = String(message.prefix(500))
         return try await db.writeTransaction { db -> Applied in
-            guard try await holds(jobID: jobID, owner: owner, on: db) else { return .leaseLost }
+            guard try await TranscriptionJobStore.holds(jobID: jobID, owner: owner, on: db) else { return .leaseLost }
             guard let visit = try await VisitRows.locked(visitID, on: db), visit.state == .processing,
                 visit.storageKey == storageKey
             else {
-                try await finishJob(jobID, status: "discarded", error: error, now: now, on: db)
+                try await TranscriptionJobStore.finish(jobID, as: .discarded, error: error, now: now, on: db)
                 return .discarded
             }
             var patch = MetadataPatch()
@@ -194,34 +195,8 @@ public enum VisitTranscriptionJobs {
             patch.set["transcription_error"] = .string(error)
             try await VisitStore.markFailed(
                 visitID, key: storageKey, metadata: try patch.sqlValue(current: visit.metadata, on: db), now: now, on: db)
-            try await finishJob(jobID, status: "failed", error: error, now: now, on: db)
+            try await TranscriptionJobStore.finish(jobID, as: .failed, error: error, now: now, on: db)
             return .applied
         }
-    }
-
-    /// A job found stale before it was worked on.
-    public static func discard(jobID: UUID, owner: String, now: Date, on db: any Database) async throws {
-        try await db.sql.raw("""
-            UPDATE transcription_jobs SET status = 'discarded', lease_owner = NULL, lease_expires_at = NULL,
-                updated_at = \(bind: now)
-            WHERE id = \(bind: jobID) AND status = 'running' AND lease_owner = \(bind: owner)
-            """).run()
-    }
-
-    static func holds(jobID: UUID, owner: String, on db: any Database) async throws -> Bool {
-        let lock = db.engine == .postgres ? " FOR UPDATE" : ""
-        let rows = try await db.sql.raw("""
-            SELECT id FROM transcription_jobs
-            WHERE id = \(bind: jobID) AND status = 'running' AND lease_owner = \(bind: owner)\(unsafeRaw: lock)
-            """).all()
-        return !rows.isEmpty
-    }
-
-    static func finishJob(_ jobID: UUID, status: String, error: String?, now: Date, on db: any Database) async throws {
-        try await db.sql.raw("""
-            UPDATE transcription_jobs SET status = \(bind: status), lease_owner = NULL, lease_expires_at = NULL,
-                last_error = \(bind: error), updated_at = \(bind: now)
-            WHERE id = \(bind: jobID)
-            """).run()
     }
 }

@@ -105,7 +105,8 @@ enum BoardStore {
     static func vets(practice practiceID: UUID, on db: any Database) async throws -> [VetRow] {
         try await db.sql.raw("""
             SELECT id, full_name FROM users
-            WHERE practice_id = \(bind: practiceID) AND is_active = \(bind: true) AND role IN ('VET', 'VET_STAFF')
+            WHERE practice_id = \(bind: practiceID) AND is_active = \(bind: true)
+            AND role IN (\(bind: UserRole.vet.rawValue), \(bind: UserRole.vetStaff.rawValue))
             ORDER BY full_name, id
             """).all(decoding: VetRow.self)
     }

@@ -2,56 +2,93 @@ import AppCore
 import Foundation
 import SQLKit
 
-/// The visibility rules of contract §2.5 (`Visibility`) as SQL conditions, so a read checks them inside its one
-/// statement: a row the caller may not see is simply not returned, and the answer is the same 404 as for a missing
-/// one. `UUID()` stands for "nothing": a member without a practice or an owner without a record matches no row.
+/// A caller's `Reach` as SQL conditions, one per kind of row, so every read checks the access rules inside its one
+/// statement: a row the caller may not see is simply not returned, and the answer is the same 404 as for a missing one.
+/// `alias` names the row's table in the statement.
 enum CallerScope {
-    /// An appointment row (`alias`): ADMIN all, members their practice's, owners their own.
+    /// An appointment row: the practice's, or the owner's own.
     static func appointment(_ alias: String, caller: Caller) -> SQLQueryString {
-        switch caller.role {
-        // Signed up, not admitted (PendingMembershipGate refuses them first; this keeps the SQL safe on its own).
-        case .pending: return "FALSE"
-        case .admin: return "TRUE"
-        case .vet, .vetStaff: return "\(unsafeRaw: alias).practice_id = \(bind: caller.practiceID ?? UUID())"
-        case .petOwner: return "\(unsafeRaw: alias).pet_owner_id = \(bind: caller.petOwnerID ?? UUID())"
+        switch Reach(caller) {
+        case .everything: "TRUE"
+        case .nothing: "FALSE"
+        case .practice(let practice): "\(unsafeRaw: alias).practice_id = \(bind: practice)"
+        case .owner(let owner): "\(unsafeRaw: alias).pet_owner_id = \(bind: owner)"
         }
     }
 
-    /// A pet row (`alias`): ADMIN all, members the pets of their practice's clients, owners their own.
+    /// A pet row: the pets of the practice's clients, or the owner's own.
     static func pet(_ alias: String, caller: Caller) -> SQLQueryString {
-        switch caller.role {
-        // Signed up, not admitted (PendingMembershipGate refuses them first; this keeps the SQL safe on its own).
-        case .pending: return "FALSE"
-        case .admin: return "TRUE"
-        case .vet, .vetStaff:
-            return """
-                EXISTS (SELECT 1 FROM pet_owner_practices scope_link
-                    WHERE scope_link.pet_owner_id = \(unsafeRaw: alias).owner_id
-                    AND scope_link.practice_id = \(bind: caller.practiceID ?? UUID()))
-                """
-        case .petOwner: return "\(unsafeRaw: alias).owner_id = \(bind: caller.petOwnerID ?? UUID())"
+        switch Reach(caller) {
+        case .everything: "TRUE"
+        case .nothing: "FALSE"
+        case .practice(let practice):
+            """
+            EXISTS (SELECT 1 FROM pet_owner_practices scope_link
+                WHERE scope_link.pet_owner_id = \(unsafeRaw: alias).owner_id AND scope_link.practice_id = \(bind: practice))
+            """
+        case .owner(let owner): "\(unsafeRaw: alias).owner_id = \(bind: owner)"
         }
     }
 
-    /// A visit row (`alias`): ADMIN all, members their current practice's, owners those of their pets.
+    /// A visit row: the practice's, or those of the owner's pets.
     static func visit(_ alias: String, caller: Caller) -> SQLQueryString {
-        switch caller.role {
-        // Signed up, not admitted (PendingMembershipGate refuses them first; this keeps the SQL safe on its own).
-        case .pending: return "FALSE"
-        case .admin: return "TRUE"
-        case .vet, .vetStaff: return "\(unsafeRaw: alias).practice_id = \(bind: caller.practiceID ?? UUID())"
-        case .petOwner:
-            return """
-                EXISTS (SELECT 1 FROM pets scope_pet WHERE scope_pet.id = \(unsafeRaw: alias).pet_id
-                    AND scope_pet.owner_id = \(bind: caller.petOwnerID ?? UUID()))
-                """
+        petScopedRecord(alias, caller: caller)
+    }
+
+    /// A medical record row: the practice's, or those of the owner's pets.
+    static func medicalRecord(_ alias: String, caller: Caller) -> SQLQueryString {
+        petScopedRecord(alias, caller: caller)
+    }
+
+    /// A pet-owner row: the practice's clients, or the owner themself.
+    static func petOwner(_ alias: String, caller: Caller) -> SQLQueryString {
+        switch Reach(caller) {
+        case .everything: "TRUE"
+        case .nothing: "FALSE"
+        case .practice(let practice):
+            """
+            EXISTS (SELECT 1 FROM pet_owner_practices scope_link
+                WHERE scope_link.pet_owner_id = \(unsafeRaw: alias).id AND scope_link.practice_id = \(bind: practice))
+            """
+        case .owner(let owner): "\(unsafeRaw: alias).id = \(bind: owner)"
         }
     }
 
-    /// The rows of a pet-scoped list a caller sees once the pet itself is visible (`alias` has `practice_id`):
-    /// members only their practice's rows, ADMIN and the owner all of them.
+    /// A practice row: the member's own, or a practice the owner is a client of.
+    static func practice(_ alias: String, caller: Caller) -> SQLQueryString {
+        switch Reach(caller) {
+        case .everything: "TRUE"
+        case .nothing: "FALSE"
+        case .practice(let practice): "\(unsafeRaw: alias).id = \(bind: practice)"
+        case .owner(let owner):
+            """
+            EXISTS (SELECT 1 FROM pet_owner_practices scope_link
+                WHERE scope_link.practice_id = \(unsafeRaw: alias).id AND scope_link.pet_owner_id = \(bind: owner))
+            """
+        }
+    }
+
+    /// The rows of a pet-scoped list once the pet itself is visible (`alias` has `practice_id`): members see only
+    /// their practice's rows, ADMIN and the owner all of them.
     static func practiceRows(_ alias: String, caller: Caller) -> SQLQueryString {
-        if caller.role == .pending { return "FALSE" }
-        return caller.isMember ? "\(unsafeRaw: alias).practice_id = \(bind: caller.practiceID ?? UUID())" : "TRUE"
+        switch Reach(caller) {
+        case .everything, .owner: "TRUE"
+        case .nothing: "FALSE"
+        case .practice(let practice): "\(unsafeRaw: alias).practice_id = \(bind: practice)"
+        }
+    }
+
+    /// A row written in a practice about a pet (`practice_id`, `pet_id`).
+    private static func petScopedRecord(_ alias: String, caller: Caller) -> SQLQueryString {
+        switch Reach(caller) {
+        case .everything: "TRUE"
+        case .nothing: "FALSE"
+        case .practice(let practice): "\(unsafeRaw: alias).practice_id = \(bind: practice)"
+        case .owner(let owner):
+            """
+            EXISTS (SELECT 1 FROM pets scope_pet WHERE scope_pet.id = \(unsafeRaw: alias).pet_id
+                AND scope_pet.owner_id = \(bind: owner))
+            """
+        }
     }
 }

@@ -15,7 +15,10 @@ struct AdminPages: Sendable {
         routes.get("admin", "practices", use: practices)
     }
 
-    static let roles = [("VET_STAFF", "Vet staff"), ("VET", "Vet"), ("ADMIN", "Administrator"), ("PET_OWNER", "Pet owner")]
+    static let roles: [(String, String)] = [
+        (UserRole.vetStaff.rawValue, "Vet staff"), (UserRole.vet.rawValue, "Vet"),
+        (UserRole.admin.rawValue, "Administrator"), (UserRole.petOwner.rawValue, "Pet owner"),
+    ]
 
     @Sendable func users(request: Request) async throws -> Response {
         let users = try await ClinicAdmin.users(request: request)
@@ -45,7 +48,7 @@ struct AdminPages: Sendable {
                     ConsoleForms.field("Email", name: "email", type: "email", required: true),
                     ConsoleForms.field("Password", name: "password", type: "password", required: true,
                                        hint: "8 to 72 bytes", extra: [.attr("autocomplete", "new-password")]),
-                    ConsoleForms.select("Role", name: "role", options: Self.roles, selected: "VET_STAFF"),
+                    ConsoleForms.select("Role", name: "role", options: Self.roles, selected: UserRole.vetStaff.rawValue),
                     ConsoleForms.select("Practice", name: "practice_id",
                                         options: [("", "— none (administrators, owners) —")]
                                             + practices.map { (PageParts.lower($0.id), $0.name) }, selected: nil),
@@ -72,7 +75,7 @@ struct AdminPages: Sendable {
                     PageParts.apiForm("PUT", path, done: "User saved", [
                         ConsoleForms.field("Full name", name: "full_name", value: user.fullName, required: true),
                         ConsoleForms.field("Email", name: "email", value: user.email, type: "email", required: true),
-                        ConsoleForms.select("Role", name: "role", options: Self.roles, selected: user.role),
+                        ConsoleForms.select("Role", name: "role", options: Self.roles, selected: user.role.rawValue),
                         ConsoleForms.select("Practice", name: "practice_id",
                                             options: [("", "— none —")] + practices.map { (PageParts.lower($0.id), $0.name) },
                                             selected: user.practiceID.map(PageParts.lower),

@@ -17,13 +17,12 @@ struct ClinicSessionMiddleware: AsyncMiddleware {
         return try await next.respond(to: request)
     }
 
-    static func roleLabel(_ role: String) -> String {
+    static func roleLabel(_ role: UserRole) -> String {
         switch role {
-        case "ADMIN": "Administrator"
-        case "VET", "VET_STAFF": "Vet staff"
-        case "PET_OWNER": "Pet owner"
-        case "PENDING": "Awaiting approval"
-        default: role
+        case .admin: "Administrator"
+        case .vet, .vetStaff: "Vet staff"
+        case .petOwner: "Pet owner"
+        case .pending: "Awaiting approval"
         }
     }
 }
