@@ -11,29 +11,14 @@ extension AudioUploadController {
         let caller = try req.caller
         try caller.requireStaff()
         let id = try req.pathID("visit_id", .visit)
-        let fields = try req.optionalJSONObject()
-        let clientSize = try fields.optionalInteger("file_size_bytes", range: 1...104_857_600, nullable: true)
-            .valueIfPresent
-        let duration = try fields.optionalPositiveNumber("duration_seconds", max: 14_400).valueIfPresent
-        let device = try fields.optionalBoundedObject("device_metadata", maxBytes: 16_384, nullable: true)
+        let request = try CompleteRecordingRequest(try req.optionalJSONObject())
         // Scoped by the caller's current practice like every read: the answer is the whole visit, so a member
         // who moved to another practice gets 404 here too (the reconciler still completes what they uploaded).
         let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
         guard visit.source == VisitSource.recording.rawValue, visit.storageKey != nil else {
             throw APIError.conflict("This visit has no audio upload to complete")
         }
-        guard visit.state == .new else {
-            return try JSONResponse.make(VisitTranscriptsController.response(visit, caller: caller, req: req))
-        }
-        // The object may be under any key issued for this slot, not only the latest one.
-        let landed = try await SlotLanding.find(visitID: id, storage: req.recordingStorage, on: req.db)
-        try await RecordingCompletion.settle(
-            visitID: id, landed: landed, source: .client,
-            details: CompletionDetails(clientFileSize: clientSize, durationSeconds: duration, deviceMetadata: device),
-            actor: caller.id, now: req.now, on: req.db, metrics: req.core.metrics)
-        // Whoever won a concurrent completion, the answer is the visit as it is now.
-        guard let current = try await Visit.find(id, on: req.db) else { throw APIError.visitNotFound }
-        guard current.state != .new else { throw APIError.audioNotUploaded }
+        let current = try await req.recordingSlots.complete(visit, details: request.details, caller: caller, now: req.now)
         return try JSONResponse.make(VisitTranscriptsController.response(current, caller: caller, req: req))
     }
 
@@ -64,7 +49,7 @@ extension AudioUploadController {
         } else {
             filename = "recording.\(RecordingKey.fileExtension(of: key) ?? type.fileExtension)"
         }
-        let presigned = req.recordingStorage.presignPlayback(key: key, filename: filename, type: type, for: req)
+        let presigned = req.recordingStorage.presignPlayback(key: key, filename: filename, type: type, baseURL: req.recordingBaseURL)
         return try JSONResponse.make(
             PlaybackResponse(
                 presigned_url: presigned.url, expires_in: RecordingStorage.playbackURLLifetime,

@@ -52,14 +52,14 @@ struct LegacyAudioUploadController: RouteCollection {
         let upload = try Self.validate(spooled)
         let pet = try await VisibilityStore(db: req.db).pet(upload.petID, for: caller)
         let appointment = try await VisibilityStore(db: req.db).appointment(upload.appointmentID, for: caller)
-        try await AudioUploadController.requirePet(pet, in: appointment, on: req.db)
+        try await req.recordingSlots.requirePet(pet, in: appointment)
         guard pet.isActive else { throw APIError.badRequest("Pet \(pet.id!.lowercased) is inactive") }
         if appointment.status == .cancelled {
             throw APIError.recordingCancelledAppointment
         }
 
         let reservation = try await LegacyReservation.reserve(
-            pet: pet, appointment: appointment, upload: upload, caller: caller, now: req.now, req: req)
+            pet: pet, appointment: appointment, upload: upload, caller: caller, now: req.now, slots: req.recordingSlots)
         let storage = req.recordingStorage
         let object: ObjectInfo
         do {
@@ -81,7 +81,7 @@ struct LegacyAudioUploadController: RouteCollection {
         }
         return try JSONResponse.make(
             UploadResponse(
-                message: "File uploaded successfully", file_url: storage.objectURL(key: reservation.key, for: req),
+                message: "File uploaded successfully", file_url: storage.objectURL(key: reservation.key, baseURL: req.recordingBaseURL),
                 file_key: reservation.key, visit_id: reservation.visitID.lowercased, pet_id: pet.id!.lowercased,
                 appointment_id: appointment.id!.lowercased),
             status: .created)

@@ -83,11 +83,11 @@ struct VisitTranscriptsController: RouteCollection {
     /// recording is completed; a manual visit's URL is its stored one instead (VisitTranscriptResponse).
     static func objectURL(of visit: Visit, req: Request) -> String? {
         guard visit.state != .new, let key = visit.storageKey else { return nil }
-        return req.recordingStorage.objectURL(key: key, for: req)
+        return req.recordingStorage.objectURL(key: key, baseURL: req.recordingBaseURL)
     }
 
     static func objectURL(of visit: VisitRow, req: Request) -> String? {
         guard visit.visitState != .new, let key = visit.storage_key else { return nil }
-        return req.recordingStorage.objectURL(key: key, for: req)
+        return req.recordingStorage.objectURL(key: key, baseURL: req.recordingBaseURL)
     }
 }

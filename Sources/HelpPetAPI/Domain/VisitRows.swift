@@ -13,6 +13,11 @@ enum VisitRows {
         else { return nil }
         return try row.decode(fluentModel: Visit.self)
     }
+
+    /// The row as it is now, outside any transaction.
+    static func current(_ id: UUID, on db: any Database) async throws -> Visit? {
+        try await db.sql.raw("SELECT * FROM visits WHERE id = \(bind: id)").first()?.decode(fluentModel: Visit.self)
+    }
 }
 
 extension VisitRows {

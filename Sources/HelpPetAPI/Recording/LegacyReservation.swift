@@ -3,7 +3,6 @@ import Fluent
 import Foundation
 import ObjectStorage
 import SQLKit
-import Vapor
 
 /// Step 2 of the legacy upload (contract §4.11): claims the (appointment, pet) slot in one short transaction
 /// before anything is stored, so parallel uploads have exactly one winner and the losers store nothing.
@@ -19,15 +18,14 @@ struct LegacyReservation: Sendable {
 
     static func reserve(
         pet: Pet, appointment: Appointment, upload: LegacyAudioUploadController.Upload, caller: Caller, now: Date,
-        req: Request
+        slots: RecordingSlots
     ) async throws -> LegacyReservation {
-        let storage = req.recordingStorage
+        let storage = slots.storage
         for _ in 0..<8 {
-            let visit = try await Visit.query(on: req.db)
-                .filter(\.$appointmentID == appointment.id!).filter(\.$petID == pet.id!).first()
+            let visit = try await VisitStore.visit(in: .appointment(appointment.id!, petID: pet.id!), on: slots.db)
             guard let visit else {
                 if let created = try await insert(pet: pet, appointment: appointment, upload: upload, caller: caller,
-                                                  now: now, req: req) {
+                                                  now: now, slots: slots) {
                     return created
                 }
                 continue
@@ -36,16 +34,16 @@ struct LegacyReservation: Sendable {
             if RecordingConflict.hasLiveLegacyReservation(visit, now: now) {
                 throw RecordingConflict.uploadInProgress(visit)
             }
-            let landed = try await SlotLanding.find(visitID: visit.id!, storage: storage, on: req.db)
+            let landed = try await SlotLanding.find(visitID: visit.id!, storage: storage, on: slots.db)
             if !landed.isEmpty {
                 // A presigned upload of this slot already landed: completed with it, this upload is a duplicate
                 // (409 on the next pass, from the re-read row).
                 try await RecordingCompletion.settle(
                     visitID: visit.id!, landed: landed, source: .reinitiate, details: .none, actor: caller.id,
-                    now: now, on: req.db, metrics: req.core.metrics)
+                    now: now, on: slots.db, metrics: slots.metrics)
                 continue
             }
-            if let taken = try await takeOver(visit, upload: upload, caller: caller, now: now, req: req) { return taken }
+            if let taken = try await takeOver(visit, upload: upload, caller: caller, now: now, slots: slots) { return taken }
         }
         throw APIError.serviceUnavailable
     }
@@ -64,15 +62,15 @@ struct LegacyReservation: Sendable {
 
     static func insert(
         pet: Pet, appointment: Appointment, upload: LegacyAudioUploadController.Upload, caller: Caller, now: Date,
-        req: Request
+        slots: RecordingSlots
     ) async throws -> LegacyReservation? {
         let visitID = UUID()
         let key = RecordingKey.make(
             issuedAt: now, petID: pet.id!, visitID: visitID, attempt: 1, fileExtension: upload.contentType.fileExtension)
         let metadata = metadata(
             key: key, attempt: 1, upload: upload, appointment: appointment, caller: caller,
-            bucket: req.recordingStorage.bucket, now: now)
-        let inserted = try await req.db.writeTransaction { db -> Bool in
+            bucket: slots.storage.bucket, now: now)
+        let inserted = try await slots.db.writeTransaction { db -> Bool in
             if db.engine == .postgres {
                 _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: appointment.id!) FOR SHARE").all()
             }
@@ -91,7 +89,7 @@ struct LegacyReservation: Sendable {
     /// than an hour ago), the takeover moves to the next attempt so the legacy upload never writes a key that URL
     /// can write.
     static func takeOver(
-        _ visit: Visit, upload: LegacyAudioUploadController.Upload, caller: Caller, now: Date, req: Request
+        _ visit: Visit, upload: LegacyAudioUploadController.Upload, caller: Caller, now: Date, slots: RecordingSlots
     ) async throws -> LegacyReservation? {
         let urlMayBeLive = visit.uploadURLIssuedAt.map { now.timeIntervalSince($0) < takeoverURLWindow } ?? false
         let attempt = (visit.attempt ?? 1) + (urlMayBeLive ? 1 : 0)
@@ -103,8 +101,8 @@ struct LegacyReservation: Sendable {
         } else {
             key = RecordingKey.replacingExtension(of: visit.storageKey!, with: upload.contentType.fileExtension)
         }
-        let bucket = req.recordingStorage.bucket
-        let taken = try await req.db.writeTransaction { db -> Bool in
+        let bucket = slots.storage.bucket
+        let taken = try await slots.db.writeTransaction { db -> Bool in
             guard let current = try await VisitRows.locked(visit.id!, on: db), current.state == .new,
                 current.reservedAt == visit.reservedAt, current.uploadURLIssuedAt == visit.uploadURLIssuedAt,
                 current.storageKey == visit.storageKey

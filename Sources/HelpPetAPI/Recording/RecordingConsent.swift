@@ -1,5 +1,4 @@
 import AppCore
-import Fluent
 import Foundation
 
 /// The owner's agreement to being recorded: `metadata.recording_consent` =
@@ -16,36 +15,16 @@ enum RecordingConsent {
     }
 
     /// The consent to store on the visit being initiated (nil: none to write; what is stored stays), or 400 when the
-    /// practice requires one and there is none.
+    /// practice requires one and there is none. `earlier` is the consent already stored in the slot's scope.
     static func resolve(
-        confirmed: Bool?, caller: Caller, practice: Practice, appointment: Appointment?, pet: Pet, now: Date,
-        on db: any Database
-    ) async throws -> JSONValue? {
+        confirmed: Bool?, caller: Caller, required: Bool, earlier: JSONValue?, now: Date
+    ) throws -> JSONValue? {
         if confirmed == true {
             return .object([
                 "confirmed_by": .string(caller.id.lowercased), "confirmed_at": .string(WireTime.format(now)),
             ])
         }
-        let earlier = try await existing(appointment: appointment, pet: pet, practice: practice, now: now, on: db)
-        if earlier == nil && practice.recordingConsentRequired { throw refusal() }
+        if earlier == nil && required { throw refusal() }
         return earlier
-    }
-
-    /// A confirmation already stored for the appointment (any of its visits), or for the pet's day slot.
-    static func existing(
-        appointment: Appointment?, pet: Pet, practice: Practice, now: Date, on db: any Database
-    ) async throws -> JSONValue? {
-        let query = Visit.query(on: db)
-        if let appointment {
-            query.filter(\.$appointmentID == appointment.id!)
-        } else {
-            query.filter(\.$petID == pet.id!).filter(\.$appointmentID == nil)
-                .filter(\.$source == VisitSource.recording.rawValue).filter(\.$practiceID == practice.id!)
-                .filter(\.$recordingDay == LocalDay.day(containing: now, in: practice.timeZone).description)
-        }
-        for visit in try await query.sort(\.$createdAt).all() {
-            if let consent = visit.metadata[metadataKey], case .object = consent { return consent }
-        }
-        return nil
     }
 }

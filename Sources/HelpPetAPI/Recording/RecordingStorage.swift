@@ -15,28 +15,23 @@ struct RecordingStorage: Sendable {
     let publicBaseURL: String?
     let clientAddress: ClientAddress
 
-    /// `PUBLIC_BASE_URL`, or the scheme and Host of the request being answered (contract §7.6).
-    func baseURL(for req: Request) -> String {
-        if let publicBaseURL { return publicBaseURL }
-        let host = req.headers.first(name: .host) ?? "127.0.0.1"
-        return "\(clientAddress.scheme(of: req))://\(host)"
-    }
-
-    func presignUpload(key: String, contentType: String, for req: Request) -> PresignedPost {
+    /// URLs are built on `baseURL`: `PUBLIC_BASE_URL`, or the scheme and Host of the request being answered
+    /// (contract §7.6; the controllers' `Request.recordingBaseURL`).
+    func presignUpload(key: String, contentType: String, baseURL: String) -> PresignedPost {
         store.presignPost(
             bucket: bucket, key: key, contentType: contentType, contentLength: 1...Self.maxFileBytes,
-            expiresIn: Self.uploadURLLifetime, requestBaseURL: baseURL(for: req))
+            expiresIn: Self.uploadURLLifetime, requestBaseURL: baseURL)
     }
 
-    func objectURL(key: String, for req: Request) -> String {
-        store.objectURL(bucket: bucket, key: key, requestBaseURL: baseURL(for: req))
+    func objectURL(key: String, baseURL: String) -> String {
+        store.objectURL(bucket: bucket, key: key, requestBaseURL: baseURL)
     }
 
-    func presignPlayback(key: String, filename: String, type: AudioContentType, for req: Request) -> PresignedRequest {
+    func presignPlayback(key: String, filename: String, type: AudioContentType, baseURL: String) -> PresignedRequest {
         store.presignGet(
             bucket: bucket, key: key, expiresIn: Self.playbackURLLifetime,
             overrides: ResponseOverrides(contentType: type.playbackType, contentDisposition: Self.inlineDisposition(filename)),
-            requestBaseURL: baseURL(for: req))
+            requestBaseURL: baseURL)
     }
 
     func head(_ key: String) async throws -> ObjectInfo? { try await store.head(bucket: bucket, key: key) }
@@ -66,8 +61,4 @@ extension Application {
         }
         set { storage[RecordingStorageKey.self] = newValue }
     }
-}
-
-extension Request {
-    var recordingStorage: RecordingStorage { application.recordingStorage }
 }

@@ -2,67 +2,15 @@ import AppCore
 import Fluent
 import Foundation
 import ObjectStorage
-import SQLKit
 import Transcription
-import Vapor
 
-/// The slot table of contract §4.10. Each outcome is a write that is conditional on the row as read; a request
-/// that loses a race re-reads the slot and applies the table again, so N identical initiates converge on one row.
-extension AudioUploadController {
-    static func applySlotRules(_ context: InitiateContext, req: Request) async throws -> InitiateResponse {
-        let storage = req.recordingStorage
-        for _ in 0..<8 {
-            guard let visit = try await findSlotVisit(context, on: req.db) else {
-                if let created = try await createVisit(context, req: req) { return created }
-                continue
-            }
-            switch visit.state {
-            case .new:
-                if RecordingConflict.hasLiveLegacyReservation(visit, now: context.now) {
-                    throw RecordingConflict.uploadInProgress(visit)
-                }
-                let landed = try await SlotLanding.find(visitID: visit.id!, storage: storage, on: req.db)
-                if !landed.isEmpty {
-                    // An upload already landed (under any key issued for this slot): never discard it; complete
-                    // with it and answer as for a recording.
-                    try await RecordingCompletion.settle(
-                        visitID: visit.id!, landed: landed, source: .reinitiate, details: .none,
-                        actor: context.caller.id, now: context.now, on: req.db, metrics: req.core.metrics)
-                    continue
-                }
-                if let reissued = try await reissue(visit, context, req: req) { return reissued }
-            case .processing, .processed, .failed:
-                guard context.request.replaceExisting else { throw RecordingConflict.exists(visit) }
-                if let replaced = try await replace(visit, context, req: req) { return replaced }
-            }
-        }
-        // Only reachable under pathological contention; the client may simply retry.
-        throw APIError.serviceUnavailable
-    }
-
-    /// The visit of the slot: per (appointment, pet) (C10), or per (pet, practice, local day) without one (C12).
-    static func findSlotVisit(_ context: InitiateContext, on db: any Database) async throws -> Visit? {
-        let query = Visit.query(on: db).filter(\.$petID == context.pet.id!)
-        if let appointment = context.appointment {
-            query.filter(\.$appointmentID == appointment.id!)
-        } else {
-            query.filter(\.$appointmentID == nil).filter(\.$source == VisitSource.recording.rawValue)
-                .filter(\.$practiceID == context.practice.id!)
-                .filter(\.$recordingDay == recordingDay(context).description)
-        }
-        return try await query.first()
-    }
-
-    static func recordingDay(_ context: InitiateContext) -> CalendarDay {
-        LocalDay.day(containing: context.now, in: context.practice.timeZone)
-    }
-
+/// The writes of the slot table: a new visit, a fresh URL for a pending one, the next attempt of a finished one.
+/// Presigning is local computation and happens before the transaction, so a failure leaves no orphan row.
+extension RecordingSlots {
     /// The metadata of a fresh upload URL for the visit's attempt.
-    static func uploadMetadata(
-        _ context: InitiateContext, key: String, attempt: Int, bucket: String
-    ) -> [String: JSONValue] {
+    func uploadMetadata(_ context: Initiation, key: String, attempt: Int) -> [String: JSONValue] {
         var metadata: [String: JSONValue] = [
-            "s3_key": .string(key), "s3_bucket": .string(bucket), "filename": .string(context.request.filename),
+            "s3_key": .string(key), "s3_bucket": .string(storage.bucket), "filename": .string(context.request.filename),
             "content_type": .string(context.request.contentType.value),
             "estimated_duration_seconds": context.request.estimatedDuration.map { .number($0) } ?? .null,
             "uploaded_by": .string(context.caller.id.lowercased), "upload_method": .string("presigned_post"),
@@ -73,32 +21,25 @@ extension AudioUploadController {
         return metadata
     }
 
-    static func response(visitID: UUID, key: String, presigned: PresignedPost, bucket: String) -> InitiateResponse {
-        InitiateResponse(
-            visit_id: visitID.lowercased, upload_url: presigned.url, upload_fields: presigned.fieldMap, s3_key: key,
-            bucket: bucket, expires_in: RecordingStorage.uploadURLLifetime)
-    }
-
     /// No visit yet: insert one under the slot's unique index; nil when a concurrent request inserted first.
-    static func createVisit(_ context: InitiateContext, req: Request) async throws -> InitiateResponse? {
-        let storage = req.recordingStorage
+    func createVisit(_ context: Initiation) async throws -> InitiateRecordingResponse? {
         let visitID = UUID()
         let now = context.now
         let key = RecordingKey.make(
             issuedAt: now, petID: context.pet.id!, visitID: visitID, attempt: 1,
             fileExtension: context.request.contentType.fileExtension)
         // Presigning is local computation; doing it first means a failure leaves no orphan row.
-        let presigned = storage.presignUpload(key: key, contentType: context.request.contentType.value, for: req)
-        var initial = uploadMetadata(context, key: key, attempt: 1, bucket: storage.bucket)
+        let presigned = storage.presignUpload(key: key, contentType: context.request.contentType.value, baseURL: baseURL)
+        var initial = uploadMetadata(context, key: key, attempt: 1)
         initial["upload_initiated_at"] = .string(WireTime.format(now))
         let metadata = initial
         let appointmentID = context.appointment?.id
         let visitDate = context.appointment?.appointmentDate ?? now
-        let day: String? = appointmentID == nil ? recordingDay(context).description : nil
+        let day = context.slot.recordingDay
 
         let inserted: Bool
         do {
-            inserted = try await req.db.writeTransaction { db -> Bool in
+            inserted = try await db.writeTransaction { db -> Bool in
                 if let appointmentID {
                     // Serializes with a concurrent replacement of the appointment's pets (§4.5).
                     try await AppointmentStore.lock(appointmentID, .forShare, on: db)
@@ -113,35 +54,34 @@ extension AudioUploadController {
             }
         } catch where DatabaseFailure.isConstraintViolation(error) && !DatabaseFailure.isUniqueViolation(error) {
             // The pet left the appointment between the check and the insert (C11).
-            if let appointment = context.appointment { try await requirePet(context.pet, in: appointment, on: req.db) }
+            if let appointment = context.appointment { try await requirePet(context.pet, in: appointment) }
             throw error
         }
         guard inserted else { return nil }
-        return response(visitID: visitID, key: key, presigned: presigned, bucket: storage.bucket)
+        return InitiateRecordingResponse(visitID: visitID, key: key, presigned: presigned, bucket: storage.bucket)
     }
 
     /// A pending upload whose object has not arrived: same visit, fresh URL (R5). Nil when the row changed meanwhile.
-    static func reissue(_ visit: Visit, _ context: InitiateContext, req: Request) async throws -> InitiateResponse? {
-        let storage = req.recordingStorage
+    func reissue(_ visit: Visit, _ context: Initiation) async throws -> InitiateRecordingResponse? {
         let now = context.now
         let currentKey = visit.storageKey ?? RecordingKey.make(
             issuedAt: now, petID: visit.petID, visitID: visit.id!, attempt: visit.attempt ?? 1,
             fileExtension: context.request.contentType.fileExtension)
         let key = RecordingKey.fileExtension(of: currentKey) == context.request.contentType.fileExtension
             ? currentKey : RecordingKey.replacingExtension(of: currentKey, with: context.request.contentType.fileExtension)
-        let presigned = storage.presignUpload(key: key, contentType: context.request.contentType.value, for: req)
+        let presigned = storage.presignUpload(key: key, contentType: context.request.contentType.value, baseURL: baseURL)
         let attempt = visit.attempt ?? 1
 
         // Under the slot's row lock: a concurrent reissue of the same key (another URL time) does not matter, so it
         // is not compared; comparing it made 32 sustained initiates on one slot lose the race eight times in a
         // row around second boundaries (503). A new legacy reservation, a completion or another key
         // does matter: then the slot table is applied again.
-        let updated = try await req.db.writeTransaction { db -> Bool in
+        let updated = try await db.writeTransaction { db -> Bool in
             guard let current = try await VisitRows.locked(visit.id!, on: db), current.state == .new,
                 current.reservedAt == visit.reservedAt, current.storageKey == visit.storageKey
             else { return false }
             var patch = MetadataPatch()
-            patch.set = uploadMetadata(context, key: key, attempt: attempt, bucket: storage.bucket)
+            patch.set = uploadMetadata(context, key: key, attempt: attempt)
             if current.metadata["upload_initiated_at"] == nil {
                 patch.set["upload_initiated_at"] = .string(WireTime.format(now))
             }
@@ -153,13 +93,12 @@ extension AudioUploadController {
             try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, context, on: db)
             return true
         }
-        return updated ? response(visitID: visit.id!, key: key, presigned: presigned, bucket: storage.bucket) : nil
+        return updated
+            ? InitiateRecordingResponse(visitID: visit.id!, key: key, presigned: presigned, bucket: storage.bucket) : nil
     }
 
     /// Records the key this initiate hands out (an `upload_intents` row), in the transaction that writes the visit.
-    static func recordIntent(
-        visitID: UUID, key: String, attempt: Int, _ context: InitiateContext, on db: any Database
-    ) async throws {
+    func recordIntent(visitID: UUID, key: String, attempt: Int, _ context: Initiation, on db: any Database) async throws {
         try await UploadIntents.record(
             visitID: visitID, key: key, attempt: attempt, contentType: context.request.contentType.value,
             filename: context.request.filename, method: "presigned_post", issuedAt: context.now,
@@ -178,16 +117,15 @@ extension AudioUploadController {
 
     /// `replace_existing: true` on a finished recording: same visit, next attempt, new key; the old recording is
     /// kept in `previous_recordings` and its object stays in storage (R8). Nil when the row changed meanwhile.
-    static func replace(_ visit: Visit, _ context: InitiateContext, req: Request) async throws -> InitiateResponse? {
-        let storage = req.recordingStorage
+    func replace(_ visit: Visit, _ context: Initiation) async throws -> InitiateRecordingResponse? {
         let now = context.now
         let attempt = (visit.attempt ?? 1) + 1
         let key = RecordingKey.make(
             issuedAt: now, petID: visit.petID, visitID: visit.id!, attempt: attempt,
             fileExtension: context.request.contentType.fileExtension)
-        let presigned = storage.presignUpload(key: key, contentType: context.request.contentType.value, for: req)
+        let presigned = storage.presignUpload(key: key, contentType: context.request.contentType.value, baseURL: baseURL)
 
-        let updated = try await req.db.writeTransaction { db -> Bool in
+        let updated = try await db.writeTransaction { db -> Bool in
             guard let current = try await VisitRows.locked(visit.id!, on: db), current.state == visit.state,
                 current.storageKey == visit.storageKey, current.attempt == visit.attempt
             else { return false }
@@ -201,7 +139,7 @@ extension AudioUploadController {
                 "replaced_at": .string(WireTime.format(now)), "replaced_by": .string(context.caller.id.lowercased),
             ]
             var patch = MetadataPatch()
-            for key in keysMovedOnReplace {
+            for key in Self.keysMovedOnReplace {
                 if let value = current.metadata[key] { entry[key] = value }
                 patch.remove.insert(key)
             }
@@ -211,7 +149,7 @@ extension AudioUploadController {
             var previous: [JSONValue] = []
             if case .array(let existing)? = current.metadata["previous_recordings"] { previous = existing }
             previous.append(.object(entry))
-            patch.set = uploadMetadata(context, key: key, attempt: attempt, bucket: storage.bucket)
+            patch.set = uploadMetadata(context, key: key, attempt: attempt)
             patch.set["previous_recordings"] = .array(previous)
             patch.set["upload_initiated_at"] = .string(WireTime.format(now))
             for key in patch.set.keys { patch.remove.remove(key) }
@@ -228,6 +166,7 @@ extension AudioUploadController {
             }
             return true
         }
-        return updated ? response(visitID: visit.id!, key: key, presigned: presigned, bucket: storage.bucket) : nil
+        return updated
+            ? InitiateRecordingResponse(visitID: visit.id!, key: key, presigned: presigned, bucket: storage.bucket) : nil
     }
 }

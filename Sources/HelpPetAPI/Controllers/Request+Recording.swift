@@ -1,0 +1,20 @@
+import AppCore
+import Vapor
+
+extension Request {
+    var recordingStorage: RecordingStorage { application.recordingStorage }
+
+    /// The base of the recording URLs in this answer: `PUBLIC_BASE_URL`, or the scheme and Host of this request
+    /// (contract §7.6). Read here, so the recording code below the controllers never sees the request.
+    var recordingBaseURL: String {
+        let storage = recordingStorage
+        if let publicBaseURL = storage.publicBaseURL { return publicBaseURL }
+        let host = headers.first(name: .host) ?? "127.0.0.1"
+        return "\(storage.clientAddress.scheme(of: self))://\(host)"
+    }
+
+    /// The recording service, on this request's database and URL base.
+    var recordingSlots: RecordingSlots {
+        RecordingSlots(db: db, storage: recordingStorage, metrics: core.metrics, baseURL: recordingBaseURL)
+    }
+}
