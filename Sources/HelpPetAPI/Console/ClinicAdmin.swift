@@ -24,6 +24,10 @@ package struct ConsolePracticeRow: Sendable {
     package let isActive: Bool
     /// Whether a recording needs the owner's agreement confirmed first.
     package let recordingConsentRequired: Bool
+    /// Which emails the practice sends (docs/notifications.md, "Practice settings").
+    package let appointmentReminderHours: Int
+    package let appointmentEmailsEnabled: Bool
+    package let dischargeEmailsEnabled: Bool
 }
 
 /// The ADMIN pages' reads (users and practices); the API's rule applies: administrators only.
@@ -49,7 +53,10 @@ package enum ClinicAdmin {
         return try await Practice.query(on: request.db).sort(\.$name).sort(\.$id).all().map {
             ConsolePracticeRow(id: $0.id!, name: $0.name, timezone: $0.timezone, phone: $0.phone, email: $0.email,
                                address: $0.address, isActive: $0.isActive,
-                               recordingConsentRequired: $0.recordingConsentRequired)
+                               recordingConsentRequired: $0.recordingConsentRequired,
+                               appointmentReminderHours: $0.appointmentReminderHours,
+                               appointmentEmailsEnabled: $0.appointmentEmailsEnabled,
+                               dischargeEmailsEnabled: $0.dischargeEmailsEnabled)
         }
     }
 

@@ -51,12 +51,15 @@ extension VisitTranscriptsController {
         let objectPresent = headFound
 
         let now = req.now
+        let mailFrom = req.application.core.config.mail.from
+        let metrics = req.application.core.metrics
         let visit = try await req.db.writeTransaction { db -> Visit in
             // Re-read under the write lock: the state checks and the merge must see the row they change.
             guard let current = try await VisitRows.locked(id, on: db) else { throw APIError.visitNotFound }
             try Self.checkState(change, of: current, objectPresent: objectPresent)
             if let fullText = change.fullText { try NoteApproval.requireTranscriptUnlocked(current, newFullText: fullText) }
             var patch = MetadataPatch(change.metadata ?? [:])
+            var approvesNow = false
             if change.state == .processing, current.state == .failed, let key = current.storageKey {
                 let jobID = try await TranscriptionJobStore.requeue(visitID: id, storageKey: key, now: now, on: db)
                 patch.set["transcription_job_id"] = .string(jobID.lowercased)
@@ -71,6 +74,7 @@ extension VisitTranscriptsController {
                     let approved = change.summary.applied(to: current.summary)
                     let source = NoteApproval.source(ofApproved: approved, metadata: current.metadata)
                     patch.set.merge(NoteApproval.approvalKeys(by: caller.id, at: now, from: source)) { _, new in new }
+                    approvesNow = true
                     // The approved note's follow-up goes into the pet's medical records, in this transaction.
                     if source == .note {
                         try await ApprovedNoteFollowUp.record(
@@ -89,6 +93,10 @@ extension VisitTranscriptsController {
                 id, metadata: try patch.sqlValue(current: current.metadata, on: db), fullText: fullText,
                 summary: summary, state: state, now: now, on: db)
             guard let updated = try await Visit.find(id, on: db) else { throw APIError.visitNotFound }
+            // The owner's discharge email commits with the approval, word for word what their page shows.
+            if approvesNow {
+                try await DischargeEmails(db: db, mailFrom: mailFrom, metrics: metrics).enqueue(approved: updated, now: now)
+            }
             return updated
         }
         return try JSONResponse.make(Self.response(visit, caller: caller, req: req))

@@ -6,8 +6,11 @@ struct PracticeRequest {
     static let updatableKeys = [
         "name", "timezone", "phone", "email", "address", "is_active",
         "specialties", "accepts_new_patients", "description", "website", "license_number",
-        "recording_consent_required",
+        "recording_consent_required", "appointment_reminder_hours", "appointment_emails_enabled",
+        "discharge_emails_enabled",
     ]
+    /// A reminder at most a week ahead; 0 sends none.
+    static let reminderHours: ClosedRange<Int64> = 0...168
 
     var name: String?
     var timezone: String?
@@ -21,6 +24,9 @@ struct PracticeRequest {
     var website: FieldPatch<String>
     var licenseNumber: FieldPatch<String>
     var recordingConsentRequired: Bool?
+    var appointmentReminderHours: Int?
+    var appointmentEmailsEnabled: Bool?
+    var dischargeEmailsEnabled: Bool?
 
     init(_ fields: FieldReader, creating: Bool) throws {
         name = creating
@@ -43,6 +49,10 @@ struct PracticeRequest {
         website = try fields.optionalString("website", max: 500).emptyAsNull
         licenseNumber = try fields.optionalString("license_number", max: 100).emptyAsNull
         recordingConsentRequired = try fields.optionalBool("recording_consent_required")
+        appointmentReminderHours = try fields.optionalInteger(
+            "appointment_reminder_hours", range: Self.reminderHours, nullable: false).valueIfPresent.map { Int($0) }
+        appointmentEmailsEnabled = try fields.optionalBool("appointment_emails_enabled")
+        dischargeEmailsEnabled = try fields.optionalBool("discharge_emails_enabled")
     }
 
     func apply(to practice: Practice) {
@@ -57,5 +67,8 @@ struct PracticeRequest {
         practice.setIfChanged(\.website, website.applied(to: practice.website))
         practice.setIfChanged(\.licenseNumber, licenseNumber.applied(to: practice.licenseNumber))
         if let recordingConsentRequired { practice.setIfChanged(\.recordingConsentRequired, recordingConsentRequired) }
+        if let appointmentReminderHours { practice.setIfChanged(\.appointmentReminderHours, appointmentReminderHours) }
+        if let appointmentEmailsEnabled { practice.setIfChanged(\.appointmentEmailsEnabled, appointmentEmailsEnabled) }
+        if let dischargeEmailsEnabled { practice.setIfChanged(\.dischargeEmailsEnabled, dischargeEmailsEnabled) }
     }
 }

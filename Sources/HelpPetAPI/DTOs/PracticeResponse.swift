@@ -10,17 +10,31 @@ struct PracticeResponse: Encodable, Sendable {
     @NullEncodable var phone: String?
     @NullEncodable var email: String?
     @NullEncodable var address: String?
-    let is_active: Bool
+    let isActive: Bool
     let specialties: [String]
-    let accepts_new_patients: Bool
+    let acceptsNewPatients: Bool
     @NullEncodable var description: String?
     @NullEncodable var website: String?
-    @NullEncodable var license_number: String?
-    @NullEncodable var admin_user_id: String?
+    @NullEncodable var licenseNumber: String?
+    @NullEncodable var adminUserID: String?
     /// Additive: recording needs the owner's confirmed agreement.
-    let recording_consent_required: Bool
-    let created_at: Date
-    let updated_at: Date
+    let recordingConsentRequired: Bool
+    /// Additive: which emails the practice sends (docs/notifications.md, "Practice settings").
+    let appointmentReminderHours: Int
+    let appointmentEmailsEnabled: Bool
+    let dischargeEmailsEnabled: Bool
+    let createdAt: Date
+    let updatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, uuid, name, timezone, phone, email, address
+        case isActive = "is_active", specialties, acceptsNewPatients = "accepts_new_patients", description, website
+        case licenseNumber = "license_number", adminUserID = "admin_user_id"
+        case recordingConsentRequired = "recording_consent_required"
+        case appointmentReminderHours = "appointment_reminder_hours"
+        case appointmentEmailsEnabled = "appointment_emails_enabled", dischargeEmailsEnabled = "discharge_emails_enabled"
+        case createdAt = "created_at", updatedAt = "updated_at"
+    }
 
     init(_ p: Practice) {
         id = p.id!.lowercased
@@ -30,16 +44,19 @@ struct PracticeResponse: Encodable, Sendable {
         phone = p.phone
         email = p.email
         address = p.address
-        is_active = p.isActive
+        isActive = p.isActive
         specialties = p.specialties
-        accepts_new_patients = p.acceptsNewPatients
+        acceptsNewPatients = p.acceptsNewPatients
         description = p.description
         website = p.website
-        license_number = p.licenseNumber
-        admin_user_id = p.adminUserID?.lowercased
-        recording_consent_required = p.recordingConsentRequired
-        created_at = p.createdAt
-        updated_at = p.updatedAt
+        licenseNumber = p.licenseNumber
+        adminUserID = p.adminUserID?.lowercased
+        recordingConsentRequired = p.recordingConsentRequired
+        appointmentReminderHours = p.appointmentReminderHours
+        appointmentEmailsEnabled = p.appointmentEmailsEnabled
+        dischargeEmailsEnabled = p.dischargeEmailsEnabled
+        createdAt = p.createdAt
+        updatedAt = p.updatedAt
     }
 }
 

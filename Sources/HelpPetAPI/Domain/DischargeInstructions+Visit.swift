@@ -17,13 +17,16 @@ extension DischargeInstructions {
             let practice = try await Practice.find(visit.practiceID, on: db)
         else { throw APIError.visitNotFound }
         let addenda = try await VisitAddendumStore.list(visit: visitID, on: db).map(\.text)
+        return (visit, DischargeInstructions(approved: visit, petName: pet.name, practice: practice, addenda: addenda))
+    }
+
+    /// The instructions of an approved visit: the owner's page, its print and the discharge email all use this.
+    init(approved visit: Visit, petName: String, practice: Practice, addenda: [String]) {
         var approvedAt: String?
         if case .string(let at)? = visit.metadata["summary_approved_at"] { approvedAt = at }
-        let instructions = DischargeInstructions(
+        self.init(
             note: NoteApproval.approvedSource(visit.metadata) == .note ? ClinicalNoteView(visit.metadata) : nil,
-            summary: visit.summary, petName: pet.name,
-            practiceName: practice.name, visitDate: visit.visitDate, zone: practice.timeZone, approvedAt: approvedAt,
-            addenda: addenda)
-        return (visit, instructions)
+            summary: visit.summary, petName: petName, practiceName: practice.name, visitDate: visit.visitDate,
+            zone: practice.timeZone, approvedAt: approvedAt, addenda: addenda)
     }
 }

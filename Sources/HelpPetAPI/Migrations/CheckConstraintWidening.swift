@@ -65,8 +65,10 @@ struct CheckConstraintWidening: Sendable {
         guard ddl.components(separatedBy: sqliteFragment).count == 2 else {
             throw RebuildFailed(description: "the CHECK fragment to widen occurs not exactly once in \(table)'s DDL")
         }
-        let header = "CREATE TABLE \(table) ("
-        guard ddl.hasPrefix(header) else { throw RebuildFailed(description: "unexpected DDL of \(table)") }
+        // A table this helper rebuilt before carries SQLite's quoted name (RENAME rewrites the DDL that way).
+        guard let header = ["CREATE TABLE \(table) (", "CREATE TABLE \"\(table)\" ("].first(where: ddl.hasPrefix) else {
+            throw RebuildFailed(description: "unexpected DDL of \(table)")
+        }
         let copy = "\(table)__rebuild"
         let newDDL = "CREATE TABLE \(copy) (" + ddl.dropFirst(header.count)
             .replacingOccurrences(of: sqliteFragment, with: sqliteReplacement)

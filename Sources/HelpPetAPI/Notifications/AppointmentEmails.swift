@@ -5,7 +5,8 @@ import Mail
 
 /// Enqueues the owner's appointment emails inside the caller's write transaction, so an appointment change and its
 /// email commit together or not at all. Owners who switched notifications off, prefer another channel or have no
-/// usable address get none.
+/// usable address get none; a practice that switched its appointment emails off sends none (its reminders follow
+/// their own setting, the lead time, where 0 sends none).
 package struct AppointmentEmails: Sendable {
     package let db: any Database
     /// `MAIL_FROM`.
@@ -30,7 +31,8 @@ package struct AppointmentEmails: Sendable {
         guard let appointmentID = appointment.id,
             let owner = try await PetOwner.find(appointment.petOwnerID, on: db),
             Self.wantsEmail(owner),
-            let practice = try await Practice.find(appointment.practiceID, on: db)
+            let practice = try await Practice.find(appointment.practiceID, on: db),
+            kind == .appointmentReminder || practice.appointmentEmailsEnabled
         else { return false }
         let links = try await AppointmentPet.query(on: db).filter(\.$id.$appointmentID == appointmentID)
             .sort(\.$position).all()

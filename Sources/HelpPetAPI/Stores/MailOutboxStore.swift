@@ -10,6 +10,7 @@ package enum MailKind: String, Sendable {
     case appointmentCancelled = "appointment_cancelled"
     case appointmentReminder = "appointment_reminder"
     case practiceInvitation = "practice_invitation"
+    case dischargeInstructions = "discharge_instructions"
 }
 
 /// A message to enqueue: rendered once, so every delivery attempt sends the same bytes and Message-ID.

@@ -149,6 +149,20 @@ struct AdminPages: Sendable {
                                           ("true", "Required before the first recording")],
                                 selected: (practice?.recordingConsentRequired ?? false) ? "true" : "false",
                                 extra: [.attr("data-type", "boolean")]),
+            ConsoleForms.select("Appointment emails to the owner", name: "appointment_emails_enabled",
+                                options: [("true", "Sent: confirmation, new time, cancellation"), ("false", "Not sent")],
+                                selected: (practice?.appointmentEmailsEnabled ?? true) ? "true" : "false",
+                                extra: [.attr("data-type", "boolean")]),
+            ConsoleForms.field("Reminder email, hours before the appointment", name: "appointment_reminder_hours",
+                               value: String(practice?.appointmentReminderHours ?? 24), type: "number",
+                               hint: "0 sends no reminder; at most 168 (one week)",
+                               extra: [.attr("data-type", "integer"), .attr("min", "0"), .attr("max", "168"),
+                                       .attr("step", "1")]),
+            ConsoleForms.select("Discharge instructions by email", name: "discharge_emails_enabled",
+                                options: [("false", "Not sent (the owner reads them in the app)"),
+                                          ("true", "Sent to the owner when a note is approved")],
+                                selected: (practice?.dischargeEmailsEnabled ?? false) ? "true" : "false",
+                                extra: [.attr("data-type", "boolean")]),
         ]
     }
 

@@ -11,8 +11,9 @@ import VaporTesting
         "id", "name", "timezone", "phone", "email", "address", "is_active", "created_at", "updated_at",
         // The iPhone app's keys.
         "uuid", "specialties", "accepts_new_patients", "description", "website", "license_number", "admin_user_id",
-        // The recording-consent setting.
-        "recording_consent_required",
+        // The recording-consent setting, and which emails the practice sends.
+        "recording_consent_required", "appointment_reminder_hours", "appointment_emails_enabled",
+        "discharge_emails_enabled",
     ]
 
     /// Adds two practices (one inactive) and returns their ids: ["Aardvark Animal Hospital", "Zebra Vets"].
