@@ -99,23 +99,48 @@ struct AdminPages: Sendable {
     @Sendable func practices(request: Request) async throws -> Response {
         let practices = try await ClinicAdmin.practices(request: request)
         let selfService = try ClinicAdmin.selfServicePracticesEnabled(request: request)
+        let notifications = try ClinicNotifications.status(request: request)
+        var deliveries: [UUID: [MailDeliveryRow]] = [:]
+        for practice in practices {
+            deliveries[practice.id] = try await ClinicNotifications.practiceDeliveries(practice.id, request: request)
+        }
         return context.render("Practices", request, .div(
             .class("stack"),
             tabs(current: "practices"),
             .h1("Practices"),
             selfServiceSetting(enabled: selfService),
+            notificationSetting(notifications),
             .forEach(practices) { practice in
                 .tag("details", .class("card"),
                     .tag("summary", .safeText("\(practice.name) · \(practice.timezone)\(practice.isActive ? "" : " · inactive")")),
                     .p(.a(.attr("href", context.path("/admin/practices/\(PageParts.lower(practice.id))/invites")),
                           .safeText("Invitations of \(practice.name)"))),
                     PageParts.apiForm("PUT", "/api/v1/practices/\(PageParts.lower(practice.id))", done: "Practice saved",
-                                      practiceFields(practice), submit: "Save practice"))
+                                      practiceFields(practice), submit: "Save practice"),
+                    DeliveryLogView(caption: "Latest emails about \(practice.name)'s appointments",
+                                    rows: deliveries[practice.id] ?? [],
+                                    clock: PracticeClock(zone: TimeZone.stored(practice.timezone))).render())
             },
             .section(.class("card stack narrow"), .h2("New practice"),
                      PageParts.apiForm("POST", "/api/v1/practices", then: context.path("/admin/practices"),
                                        practiceFields(nil), submit: "Create practice"))
         ))
+    }
+
+    /// Where email and pushes go: server settings read at start-up, so the page says how to change them.
+    private func notificationSetting(_ status: ConsoleNotificationStatus) -> Node<HTML.BodyContext> {
+        .section(.class("card stack"), .id("notification-delivery"),
+            .h2("Email and push"),
+            .p(.span(.class(status.emailAsFiles ? "badge warn" : "badge ok"), .text(status.emailAsFiles ? "Files" : "SMTP")),
+               .safeText(status.emailAsFiles
+                   ? " Email is written as .eml files (\(status.emailDestination)), not sent. Set SMTP_URL and MAIL_FROM to send it."
+                   : " Email goes to \(status.emailDestination).")),
+            .p(.attr("data-role", "push-status"),
+               .span(.class(status.pushDestination == nil ? "badge warn" : "badge ok"),
+                     .text(status.pushDestination == nil ? "Off" : "On")),
+               .safeText(status.pushDestination.map { " Pushes to the vets' iPhones go to \($0)." }
+                   ?? " Push to the vets' iPhones is off: set APNS_KEY_PATH, APNS_KEY_ID, APNS_TEAM_ID and APNS_TOPIC (docs/notifications.md) and restart the server. Until then, pushes wait in the outbox."))
+        )
     }
 
     /// A server setting, not a form: it is read from the environment at start-up, so the page says how to change it.

@@ -22,7 +22,8 @@ struct AppointmentPages: Sendable {
         let id = try PageParts.uuidParameter(request, "appointment_id", notFound: "Appointment not found")
         let detail = try await ClinicAppointment.detail(request: request, id: id)
         let vets = try await ClinicAppointment.vets(request: request, practiceID: detail.practice.id)
-        let view = AppointmentView(context: context, detail: detail, vets: vets)
+        let deliveries = try await ClinicNotifications.appointmentDeliveries(id, request: request)
+        let view = AppointmentView(context: context, detail: detail, vets: vets, deliveries: deliveries)
         return context.render(detail.title, request, scripts: ["appointment.js"], view.render())
     }
 }
@@ -32,6 +33,7 @@ struct AppointmentView {
     let context: ClinicContext
     let detail: ClinicAppointmentDetail
     let vets: [ScheduleVet]
+    let deliveries: [MailDeliveryRow]
 
     private var clock: PracticeClock { PracticeClock(zone: detail.practice.timezone) }
     private var id: String { detail.id.uuidString.lowercased() }
@@ -65,7 +67,9 @@ struct AppointmentView {
                 .class("grid"),
                 notesForm(),
                 rescheduleForm()
-            )
+            ),
+            .section(.class("card stack"), .h2("Emails to the owner"),
+                     DeliveryLogView(caption: "Emails about this appointment", rows: deliveries, clock: clock).render())
         )
     }
 

@@ -1,0 +1,39 @@
+import AppCore
+import Foundation
+import Vapor
+
+/// Where the server's email and pushes go, as the console shows it to an administrator.
+package struct ConsoleNotificationStatus: Sendable {
+    /// "SMTP smtp://…@host:587 (STARTTLS)" or "files under …/mail".
+    package let emailDestination: String
+    /// Whether email is written as files (the embedded default) rather than sent.
+    package let emailAsFiles: Bool
+    /// The APNs base URL and topic when push is on; nil when it is off.
+    package let pushDestination: String?
+}
+
+/// The console's reads of the notification outbox: the server's transports and the delivery log.
+package enum ClinicNotifications {
+    package static func status(request: Request) throws -> ConsoleNotificationStatus {
+        try request.caller.requireAdmin()
+        let push = request.application.pushConfiguration
+        return ConsoleNotificationStatus(
+            emailDestination: request.application.mailTransport.destination,
+            emailAsFiles: request.core.config.mail.smtpURL == nil,
+            pushDestination: push.map { "APNs at \($0.baseURL), topic \($0.topic)" })
+    }
+
+    /// The emails about one appointment, for staff who may see it (404 like the API otherwise).
+    package static func appointmentDeliveries(_ id: UUID, request: Request) async throws -> [MailDeliveryRow] {
+        let caller = try request.caller
+        guard caller.role.isStaff else { throw APIError.appointmentNotFound }
+        _ = try await VisibilityStore(db: request.db).appointment(id, for: caller)
+        return try await MailOutboxStore(db: request.db).deliveries(ofAppointment: id)
+    }
+
+    /// The latest emails about a practice's appointments (administrators).
+    package static func practiceDeliveries(_ id: UUID, request: Request) async throws -> [MailDeliveryRow] {
+        try request.caller.requireAdmin()
+        return try await MailOutboxStore(db: request.db).deliveries(ofPractice: id, limit: 20)
+    }
+}
