@@ -42,7 +42,7 @@ struct PracticeInvitesController: RouteCollection {
                 practiceID: practiceID, email: email, codeHash: ConsoleCredentials.hash(code), invitedBy: caller.id,
                 expiresAt: expiresAt, now: now)
             else { throw APIError.conflict("An invitation for this address is already pending") }
-            try await InvitationEmails(db: db, mailFrom: mailFrom, metrics: metrics).enqueue(
+            try await OutgoingEmails(db: db, mailFrom: mailFrom, metrics: metrics).enqueueInvitation(
                 InvitationMailFacts(
                     inviteID: row.id, code: code, practiceName: practiceName, inviterName: inviterName,
                     recipient: email, expiresAt: expiresAt),

@@ -95,7 +95,8 @@ extension VisitTranscriptsController {
             guard let updated = try await Visit.find(id, on: db) else { throw APIError.visitNotFound }
             // The owner's discharge email commits with the approval, word for word what their page shows.
             if approvesNow {
-                try await DischargeEmails(db: db, mailFrom: mailFrom, metrics: metrics).enqueue(approved: updated, now: now)
+                try await OutgoingEmails(db: db, mailFrom: mailFrom, metrics: metrics)
+                    .enqueueDischargeInstructions(approved: updated, now: now)
             }
             return updated
         }

@@ -21,11 +21,7 @@ enum CallerScope {
         switch Reach(caller) {
         case .everything: "TRUE"
         case .nothing: "FALSE"
-        case .practice(let practice):
-            """
-            EXISTS (SELECT 1 FROM pet_owner_practices scope_link
-                WHERE scope_link.pet_owner_id = \(unsafeRaw: alias).owner_id AND scope_link.practice_id = \(bind: practice))
-            """
+        case .practice(let practice): clientLink(owner: "\(alias).owner_id", practice: practice)
         case .owner(let owner): "\(unsafeRaw: alias).owner_id = \(bind: owner)"
         }
     }
@@ -45,11 +41,7 @@ enum CallerScope {
         switch Reach(caller) {
         case .everything: "TRUE"
         case .nothing: "FALSE"
-        case .practice(let practice):
-            """
-            EXISTS (SELECT 1 FROM pet_owner_practices scope_link
-                WHERE scope_link.pet_owner_id = \(unsafeRaw: alias).id AND scope_link.practice_id = \(bind: practice))
-            """
+        case .practice(let practice): clientLink(owner: "\(alias).id", practice: practice)
         case .owner(let owner): "\(unsafeRaw: alias).id = \(bind: owner)"
         }
     }
@@ -76,6 +68,14 @@ enum CallerScope {
         case .nothing: "FALSE"
         case .practice(let practice): "\(unsafeRaw: alias).practice_id = \(bind: practice)"
         }
+    }
+
+    /// The owner in column `owner` is a client of `practice`.
+    private static func clientLink(owner column: String, practice: UUID) -> SQLQueryString {
+        """
+        EXISTS (SELECT 1 FROM pet_owner_practices scope_link
+            WHERE scope_link.pet_owner_id = \(unsafeRaw: column) AND scope_link.practice_id = \(bind: practice))
+        """
     }
 
     /// A row written in a practice about a pet (`practice_id`, `pet_id`).
