@@ -278,3 +278,42 @@ def test_plain_smtp_is_allowed_to_a_loopback_relay_without_starttls():
             assert str(calendar_of(received.message)["METHOD"]) == "REQUEST"
         finally:
             finish()
+
+
+def test_an_approved_note_reaches_the_owner_as_the_discharge_instructions_when_the_practice_sends_them(server, smtp):
+    vet = token(server.base)
+    admin = token(server.base, "admin", "admin123")
+    address = unique_address("discharge")
+    appointment = book_for_new_owner(server.base, vet, address, pets=("Bello",))
+    pet_id = appointment["pets"][0]["id"]
+    practice = f"/api/v1/practices/{DEMO_PRACTICE}"
+    status, visit = api_json(server.base, "POST", "/api/v1/visit-transcripts", vet, {
+        "pet_id": pet_id, "visit_date": int(time.time()), "full_text": "Bello was seen for a limp."})
+    assert status in (200, 201), visit
+    visit_id = visit["uuid"]
+    status, body = api_json(server.base, "PUT", practice, admin, {"discharge_emails_enabled": True})
+    assert status == 200 and body["discharge_emails_enabled"] is True, body
+    try:
+        written = "Mild sprain of the left foreleg. Rest for a week and short walks only."
+        status, approved = api_json(server.base, "PUT", f"/api/v1/visit-transcripts/{visit_id}", vet,
+                                    {"summary": written})
+        assert status == 200, approved
+        received = smtp.handler.wait_for(
+            lambda m: m.rcpt_tos == [address] and b"Discharge instructions" in m.data)[0]
+        message = email.message_from_bytes(received.data, policy=email.policy.default)
+        assert message["Subject"] == "Discharge instructions for Bello from HelpPet Demo Clinic"
+        assert message["To"].addresses[0].addr_spec == address
+        assert message.get_content_type() == "multipart/alternative"
+        status, page = api_json(server.base, "GET", f"/api/v1/visit-transcripts/{visit_id}/discharge-instructions",
+                                vet)
+        assert status == 200, page
+        plain = message.get_body(preferencelist=("plain",)).get_content()
+        assert plain.replace("\r\n", "\n").rstrip("\n") == page["text"], (plain, page["text"])
+        assert written in plain
+        html = message.get_body(preferencelist=("html",)).get_content()
+        assert "Mild sprain of the left foreleg." in html
+        assert [row["kind"] for row in outbox_rows(server, address)] == ["appointment_confirmation",
+                                                                         "discharge_instructions"]
+    finally:
+        status, _ = api_json(server.base, "PUT", practice, admin, {"discharge_emails_enabled": False})
+        assert status == 200
