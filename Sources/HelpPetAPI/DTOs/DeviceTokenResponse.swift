@@ -6,12 +6,6 @@ import Foundation
 /// always present; timestamps are strings either way.
 struct DeviceTokenResponse: Encodable, Sendable {
     let id: String
-    let device_token: String
-    let device_type: String
-    let is_active: Bool
-    let created_at: Date
-    let updated_at: Date
-    // The same values under the app's camel-case names.
     let deviceToken: String
     let deviceType: String
     let isActive: Bool
@@ -20,15 +14,32 @@ struct DeviceTokenResponse: Encodable, Sendable {
 
     init(_ t: DeviceToken) {
         id = t.id!.lowercased
-        device_token = t.deviceToken
-        device_type = t.deviceType
-        is_active = t.isActive
-        created_at = t.createdAt
-        updated_at = t.updatedAt
-        deviceToken = device_token
-        deviceType = device_type
-        isActive = is_active
-        createdAt = created_at
-        updatedAt = updated_at
+        deviceToken = t.deviceToken
+        deviceType = t.deviceType
+        isActive = t.isActive
+        createdAt = t.createdAt
+        updatedAt = t.updatedAt
+    }
+
+    /// Each value under the API's snake-case name, then again under the app's camel-case name.
+    enum CodingKeys: String, CodingKey {
+        case id, deviceTokenSnake = "device_token", deviceTypeSnake = "device_type", isActiveSnake = "is_active"
+        case createdAtSnake = "created_at", updatedAtSnake = "updated_at"
+        case deviceToken, deviceType, isActive, createdAt, updatedAt
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(deviceToken, forKey: .deviceTokenSnake)
+        try c.encode(deviceType, forKey: .deviceTypeSnake)
+        try c.encode(isActive, forKey: .isActiveSnake)
+        try c.encode(createdAt, forKey: .createdAtSnake)
+        try c.encode(updatedAt, forKey: .updatedAtSnake)
+        try c.encode(deviceToken, forKey: .deviceToken)
+        try c.encode(deviceType, forKey: .deviceType)
+        try c.encode(isActive, forKey: .isActive)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
     }
 }

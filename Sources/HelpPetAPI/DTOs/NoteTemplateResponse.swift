@@ -10,37 +10,41 @@ struct NoteTemplateResponse: Encodable, Sendable {
         let collects: [String]
     }
 
-    let practice_id: String
+    let practiceID: String
     let key: String
     let version: Int
     let title: String
-    let built_in: Bool
+    let builtIn: Bool
     let sections: [Section]
-    let updated_at: Date?
-    let updated_by: String?
+    let updatedAt: Date?
+    let updatedBy: String?
 
     init(practiceID: UUID, _ stored: NoteTemplateStore.Stored) {
-        practice_id = practiceID.lowercased
+        self.practiceID = practiceID.lowercased
         key = stored.template.key
         version = stored.template.version
         title = stored.template.title
-        built_in = stored.template.version == 1
+        builtIn = stored.template.version == 1
         sections = stored.template.sections.map { .init(key: $0.key, title: $0.title, hint: $0.hint, collects: $0.collects) }
-        updated_at = stored.createdAt
-        updated_by = stored.createdBy?.lowercased
+        updatedAt = stored.createdAt
+        updatedBy = stored.createdBy?.lowercased
     }
 
-    enum CodingKeys: String, CodingKey { case practice_id, key, version, title, built_in, sections, updated_at, updated_by }
+    enum CodingKeys: String, CodingKey {
+        case practiceID = "practice_id", key, version, title, builtIn = "built_in", sections
+        case updatedAt = "updated_at", updatedBy = "updated_by"
+    }
 
+    /// Written by hand so the two optional keys are sent as null rather than left out.
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(practice_id, forKey: .practice_id)
+        try c.encode(practiceID, forKey: .practiceID)
         try c.encode(key, forKey: .key)
         try c.encode(version, forKey: .version)
         try c.encode(title, forKey: .title)
-        try c.encode(built_in, forKey: .built_in)
+        try c.encode(builtIn, forKey: .builtIn)
         try c.encode(sections, forKey: .sections)
-        try c.encode(updated_at, forKey: .updated_at)
-        try c.encode(updated_by, forKey: .updated_by)
+        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(updatedBy, forKey: .updatedBy)
     }
 }

@@ -4,18 +4,23 @@ import Foundation
 /// One addendum of an approved visit note.
 struct VisitAddendumResponse: Encodable, Sendable {
     let id: String
-    let visit_id: String
-    let author_id: String
-    let author_name: String
+    let visitID: String
+    let authorID: String
+    let authorName: String
     let text: String
-    let created_at: Date
+    let createdAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, visitID = "visit_id", authorID = "author_id", authorName = "author_name", text
+        case createdAt = "created_at"
+    }
 
     init(_ row: VisitAddendumStore.Row) {
         id = row.id.lowercased
-        visit_id = row.visit_id.lowercased
-        author_id = row.author_id.lowercased
-        author_name = row.author_name
+        visitID = row.visit_id.lowercased
+        authorID = row.author_id.lowercased
+        authorName = row.author_name
         text = row.text
-        created_at = row.created_at
+        createdAt = row.created_at
     }
 }
