@@ -18,7 +18,7 @@ public enum HelpPetModule {
         M0122_AddRecordingConsentSetting(), M0123_CreateVisitAddenda(),
         M0124_CreatePracticeNoteTemplates(), M0125_AddConsoleSessionDevices(),
         M0126_CreateMailOutbox(), M0127_CreatePracticeInvites(),
-        M0129_AddPushDelivery(), M0130_AddPracticeEmailSettings(),
+        M0129_AddPushDelivery(), M0130_AddPracticeEmailSettings(), M0131_CreatePasswordResets(),
     ]
 
     public static func configure(_ app: Application) throws {

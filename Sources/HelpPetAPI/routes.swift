@@ -14,6 +14,7 @@ func routes(_ app: Application, config: AppConfig) throws {
     let api = app.grouped("api", "v1").grouped(LegacyClientMiddleware())
     api.get("health", use: HealthController.liveness)
     try api.register(collection: AuthController())
+    try api.register(collection: PasswordResetController())
     try api.register(collection: SignupController(ledger: app.core.attempts))
     // `GET /practices` authenticates itself: without a token it is the public practice directory.
     try api.register(collection: PracticeDirectoryController(ledger: app.core.attempts))

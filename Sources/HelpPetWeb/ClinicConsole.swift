@@ -19,7 +19,8 @@ public enum ClinicConsole {
                 .init("Day board", "/"), .init("Week", "/week"), .init("Owners & pets", "/owners"),
                 .init("Admin", "/admin"),
             ],
-            signIn: ClinicSignIn(), signInHeading: "Sign in to the clinic")
+            signIn: ClinicSignIn(), signInHeading: "Sign in to the clinic", passwordReset: ClinicPasswordResetService())
+        ClinicPasswordReset.setConfirmPagePath(mount.path("/password-reset/confirm"), on: app)
         try ConsoleSite.mount(app, at: mount, site, session: ClinicSessionMiddleware()) { chrome, pages in
             let context = ClinicContext(chrome: chrome, mount: mount)
             DayBoardPages(context: context).boot(pages)

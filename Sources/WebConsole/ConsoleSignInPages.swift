@@ -25,12 +25,18 @@ public struct ConsoleSignInPages: Sendable {
     let service: any ConsoleSignInService
     let heading: String
     let hint: String?
+    /// Whether the page links to the forgotten-password pages.
+    let offersPasswordReset: Bool
 
-    public init(chrome: ConsoleChrome, service: any ConsoleSignInService, heading: String, hint: String? = nil) {
+    public init(
+        chrome: ConsoleChrome, service: any ConsoleSignInService, heading: String, hint: String? = nil,
+        offersPasswordReset: Bool = false
+    ) {
         self.chrome = chrome
         self.service = service
         self.heading = heading
         self.hint = hint
+        self.offersPasswordReset = offersPasswordReset
     }
 
     public func boot(public routes: any RoutesBuilder) {
@@ -116,7 +122,8 @@ public struct ConsoleSignInPages: Sendable {
                 ConsoleForms.field("Password", name: "password", type: "password", required: true,
                                    extra: [.attr("autocomplete", "current-password"), .attr("maxlength", "128")]),
                 .button(.type(.submit), .class("primary"), .text("Sign in"))
-            )
+            ),
+            .if(offersPasswordReset, .p(.a(.href(chrome.mount.path("/password-reset")), "Forgot your password?")))
         ))
     }
 }

@@ -14,10 +14,13 @@ public enum ConsoleSite {
         public let signIn: any ConsoleSignInService
         public let signInHeading: String
         public let signInHint: String?
+        /// The forgotten-password pages, linked from the sign-in page; nil: neither.
+        public let passwordReset: (any ConsolePasswordResetService)?
 
         public init(
             productName: String, assetsDirectory: URL, stylesheet: String, navigation: [ConsoleChrome.NavItem],
-            signIn: any ConsoleSignInService, signInHeading: String, signInHint: String? = nil
+            signIn: any ConsoleSignInService, signInHeading: String, signInHint: String? = nil,
+            passwordReset: (any ConsolePasswordResetService)? = nil
         ) {
             self.productName = productName
             self.assetsDirectory = assetsDirectory
@@ -26,6 +29,7 @@ public enum ConsoleSite {
             self.signIn = signIn
             self.signInHeading = signInHeading
             self.signInHint = signInHint
+            self.passwordReset = passwordReset
         }
     }
 
@@ -41,8 +45,12 @@ public enum ConsoleSite {
         let root = mount.routes(app).grouped(ConsoleResponseHeaders(chrome: chrome)).grouped(ConsoleErrorMiddleware(chrome: chrome))
         assets.register(on: root)
         let signIn = ConsoleSignInPages(
-            chrome: chrome, service: site.signIn, heading: site.signInHeading, hint: site.signInHint)
+            chrome: chrome, service: site.signIn, heading: site.signInHeading, hint: site.signInHint,
+            offersPasswordReset: site.passwordReset != nil)
         signIn.boot(public: root)
+        if let passwordReset = site.passwordReset {
+            ConsolePasswordResetPages(chrome: chrome, service: passwordReset).boot(public: root)
+        }
         let signedIn = root.grouped(session).grouped(ConsoleCSRFMiddleware())
         signIn.boot(signedIn: signedIn)
         pages(chrome, signedIn)

@@ -46,6 +46,11 @@ CONTRACT_REJECTIONS: list[tuple[str, str, str]] = [
     (r"^(POST|PUT) /api/v1/users", r"^password must be between 8 and 72 bytes$", "§4.2"),
     # Onboarding: the signup's password follows the same byte rule.
     (r"^POST /api/v1/auth/signup$", r"^password must be between 8 and 72 bytes$", "docs/iphone-app-compatibility.md"),
+    # Forgotten password: a token is good only while it matches an emailed link that is unused and unexpired (stored
+    # data); the new password follows the byte rule of §4.2.
+    (r"^POST /api/v1/auth/password-reset/confirm$",
+     r"^(This password reset link is invalid, already used or expired\. Ask for a new one\."
+     r"|new_password must be between 8 and 72 bytes)$", "docs/login-and-sessions.md"),
     # §1.6: time zones are checked against the server's tz database.
     (r"^(POST|PUT) /api/v1/practices", r"^Invalid timezone: '.*'$", "§1.6, §4.3"),
     # §4.2: the role decides which of practice_id / pet_owner_id must be set (a rule across fields).

@@ -172,7 +172,7 @@ struct UsersController: RouteCollection {
             if raw.isNull { throw APIError.badRequest("password cannot be null") }
             throw APIError.badRequest("password must be a string")
         }
-        guard (8...72).contains(s.utf8.count) else { throw APIError.badRequest("password must be between 8 and 72 bytes") }
+        try PasswordRules.check(s, field: "password")
         return s
     }
 

@@ -58,8 +58,8 @@ package enum AppointmentMail {
         case .appointmentCancelled:
             subject = "Appointment cancelled: \(pets), \(when)"
             lead = "your appointment for \(pets) at \(facts.practiceName) is cancelled."
-        // Invitations and discharge emails have writers of their own and never reach here; the switch stays exhaustive.
-        case .appointmentReminder, .practiceInvitation, .dischargeInstructions:
+        // Invitations, discharge and password emails have writers of their own and never reach here; the switch stays exhaustive.
+        case .appointmentReminder, .practiceInvitation, .dischargeInstructions, .passwordReset, .passwordChanged:
             subject = "Reminder: \(pets), \(when)"
             lead = "a reminder of your appointment for \(pets) at \(facts.practiceName)."
         }

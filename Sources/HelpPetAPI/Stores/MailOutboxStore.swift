@@ -11,6 +11,8 @@ package enum MailKind: String, Sendable {
     case appointmentReminder = "appointment_reminder"
     case practiceInvitation = "practice_invitation"
     case dischargeInstructions = "discharge_instructions"
+    case passwordReset = "password_reset"
+    case passwordChanged = "password_changed"
 }
 
 /// A message to enqueue: rendered once, so every delivery attempt sends the same bytes and Message-ID.

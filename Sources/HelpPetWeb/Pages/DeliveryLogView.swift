@@ -43,6 +43,8 @@ struct DeliveryLogView {
         case "appointment_reminder": "Reminder"
         case "practice_invitation": "Invitation"
         case "discharge_instructions": "Discharge instructions"
+        case "password_reset": "Password reset link"
+        case "password_changed": "Password changed"
         default: kind
         }
     }

@@ -133,6 +133,12 @@ struct GoldenResponseTests {
         try await s.call(.GET, "/api/v1/auth/me", token: vet, "vet1")
         try await s.call(.GET, "/api/v1/auth/me", token: admin, "admin (role mapped in the legacy profile)")
         try await s.call(.GET, "/api/v1/auth/me", token: nil, "no token (401)")
+        // A forgotten password: the same 202 for every address (this one has no account, so nothing is sent and the
+        // scenario's tokens stay valid), and a token that no email ever carried.
+        try await s.call(.POST, "/api/v1/auth/password-reset", token: nil, json: ["email": "nobody@example.com"],
+                         "ask for a reset link (202 for every address)")
+        try await s.call(.POST, "/api/v1/auth/password-reset/confirm", token: nil,
+                         json: ["token": "not-an-emailed-token", "new_password": "long-enough-pw"], "unknown link (400)")
         let signup = try await s.call(.POST, "/api/v1/auth/signup", token: nil, json: [
             "username": "goldennew", "password": "long-enough-pw", "email": "goldennew@example.com",
             "full_name": "Golden Newcomer", "role": "VET",

@@ -1,0 +1,52 @@
+import Foundation
+import Mail
+
+/// Writes the two emails of a forgotten password: the link, and the notice that the password changed. Plain text and
+/// HTML, no attachment. The link's token is in the first and nowhere else (the table keeps only its hash).
+enum PasswordResetMail {
+    static func link(to account: PasswordAccount, url: String, validMinutes: Int, sender: MailAddress, now: Date)
+        -> MailMessage
+    {
+        let subject = "Reset your HelpPet password"
+        let paragraphs = [
+            "Someone, hopefully you, asked to reset the password of the HelpPet account \(account.username).",
+            "To choose a new password, open this link within \(validMinutes) minutes. It works once.",
+        ]
+        let ignore = "If you did not ask for this, ignore this email: your password stays as it is."
+        return message(
+            to: account, subject: subject, paragraphs: paragraphs, link: url, closing: ignore, sender: sender, now: now)
+    }
+
+    static func changed(for account: PasswordAccount, sender: MailAddress, now: Date) -> MailMessage {
+        let subject = "Your HelpPet password was changed"
+        let paragraphs = [
+            "The password of the HelpPet account \(account.username) was changed with a reset link from this address.",
+            "Every device and browser signed in to the account has been signed out; sign in again with the new password.",
+        ]
+        let warn = "If you did not change it, contact your practice at once: someone who can read your email did."
+        return message(
+            to: account, subject: subject, paragraphs: paragraphs, link: nil, closing: warn, sender: sender, now: now)
+    }
+
+    private static func message(
+        to account: PasswordAccount, subject: String, paragraphs: [String], link: String?, closing: String,
+        sender: MailAddress, now: Date
+    ) -> MailMessage {
+        let greeting = "Hello \(account.fullName.isEmpty ? account.username : account.fullName),"
+        let text = ([greeting, ""] + paragraphs.flatMap { [$0, ""] } + (link.map { [$0, ""] } ?? []) + [closing, "", "HelpPet"])
+            .joined(separator: "\n")
+        let linkHTML = link.map { "<p><a href=\"\(AppointmentMail.html($0))\">\(AppointmentMail.html($0))</a></p>" } ?? ""
+        let html = """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title>\(AppointmentMail.html(subject))</title></head>
+            <body><p>\(AppointmentMail.html(greeting))</p>
+            \(paragraphs.map { "<p>\(AppointmentMail.html($0))</p>" }.joined(separator: "\n"))
+            \(linkHTML)
+            <p>\(AppointmentMail.html(closing))</p>
+            <p>HelpPet</p></body></html>
+            """
+        return MailMessage(
+            from: MailAddress(sender.address, displayName: "HelpPet"), to: [MailAddress(account.email)], subject: subject,
+            text: text, html: html, date: now, messageID: MailMessage.newMessageID(domain: sender.domain))
+    }
+}
