@@ -19,6 +19,9 @@ public struct MailSettings: Sendable {
     public var pollSeconds: Double
     /// `MAIL_REMINDER_SCAN_SECONDS`: how often a worker looks for appointments whose reminder is due.
     public var reminderScanSeconds: Double
+    /// `MAIL_LEASE_SECONDS`: how long a claimed message is its worker's before another may send it (a worker killed
+    /// mid-send leaves its message this long). Longer than one SMTP conversation can take; short only in drills.
+    public var leaseSeconds: Int = 300
     /// `DATA_DIR/mail`.
     public var directory: URL
 
@@ -36,6 +39,7 @@ public struct MailSettings: Sendable {
             retryMaxSeconds: try env.double("MAIL_RETRY_MAX_SECONDS", default: 3600, range: 0.1...604_800),
             pollSeconds: try env.double("MAIL_POLL_SECONDS", default: 2, range: 0.05...3600),
             reminderScanSeconds: try env.double("MAIL_REMINDER_SCAN_SECONDS", default: 60, range: 0.05...86_400),
+            leaseSeconds: try env.int("MAIL_LEASE_SECONDS", default: 300, range: 2...86_400),
             directory: dataDirectory.appendingPathComponent("mail", isDirectory: true))
         return settings
     }

@@ -16,8 +16,6 @@ package struct MailDelivery: Sendable {
     package let clock: any AppClock
     /// This process, for the lease owner column.
     package let owner: String
-    /// Longer than one SMTP conversation can take (connect + commands + end of data, all with time limits).
-    package static let leaseSeconds = 300
 
     package init(transport: any MailTransport, settings: MailSettings, metrics: MetricsRegistry, clock: any AppClock, owner: String) {
         self.transport = transport
@@ -34,7 +32,7 @@ package struct MailDelivery: Sendable {
         var attempts = 0
         // Bounded, so one run never starves shutdown; the next run takes the rest.
         while attempts < 100, !Task.isCancelled,
-            let mail = try await store.claim(owner: owner, leaseSeconds: Self.leaseSeconds, now: clock.now())
+            let mail = try await store.claim(owner: owner, leaseSeconds: settings.leaseSeconds, now: clock.now())
         {
             attempts += 1
             await deliver(mail, store: store, logger: logger)
