@@ -19,6 +19,7 @@ public enum HelpPetModule {
         M0124_CreatePracticeNoteTemplates(), M0125_AddConsoleSessionDevices(),
         M0126_CreateMailOutbox(), M0127_CreatePracticeInvites(),
         M0129_AddPushDelivery(), M0130_AddPracticeEmailSettings(), M0131_CreatePasswordResets(),
+        M0132_AddVetPushReminders(),
     ]
 
     public static func configure(_ app: Application) throws {

@@ -6,6 +6,7 @@ DATABASE_URL is set.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -88,9 +89,10 @@ def apns(folder, signing_key):
         running.stop()
 
 
-@pytest.fixture(scope="session")
-def server(apns, signing_key, folder):
-    data_dir = folder / "data"
+@contextlib.contextmanager
+def running_server(apns, signing_key, folder: Path, name: str, **overrides: str):
+    """`server serve` pushing to the stand-in, on a data folder (and, on PostgreSQL, a database) of its own."""
+    data_dir = folder / name
     data_dir.mkdir()
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -111,11 +113,15 @@ def server(apns, signing_key, folder):
         "PUSH_RETRY_BASE_SECONDS": "0.2",
         "PUSH_RETRY_MAX_SECONDS": "1",
         "PUSH_MAX_ATTEMPTS": "4",
+        # The demo's appointments are today's: a reminder of one of them would reach the devices the tests register
+        # at a moment nobody chose. Only the reminder test's own server turns reminders on.
+        "PUSH_REMINDER_MINUTES": "0",
+        **overrides,
     }
     admin_url = os.environ.get("DATABASE_URL")
     database = None
     if is_postgres(admin_url):
-        env["DATABASE_URL"], database = create_postgres_database(admin_url, "push")
+        env["DATABASE_URL"], database = create_postgres_database(admin_url, f"push_{name}")
     port = free_port()
     process = start_server(env, data_dir / "server.log", port)
     try:
@@ -124,6 +130,12 @@ def server(apns, signing_key, folder):
         stop_server(process)
         if database:
             drop_postgres_database(admin_url, database)
+
+
+@pytest.fixture(scope="session")
+def server(apns, signing_key, folder):
+    with running_server(apns, signing_key, folder, "data") as srv:
+        yield srv
 
 
 def api_json(base: str, method: str, path: str, token: str | None = None, body=None):
@@ -159,8 +171,9 @@ def register_device(base: str, vet_token: str) -> str:
     return device
 
 
-def book_for_vet1(base: str, admin_token: str, pet_name: str) -> dict:
-    """A new owner and pet of the demo practice, and an appointment the admin books for vet1."""
+def book_for_vet1(base: str, admin_token: str, pet_name: str, when: str | None = None) -> dict:
+    """A new owner and pet of the demo practice, and an appointment the admin books for vet1 (in two days at 16:00
+    UTC unless `when` says otherwise)."""
     status, owner = api_json(base, "POST", "/api/v1/pet-owners", admin_token, {
         "first_name": "Ada", "last_name": "Lovelace", "email": f"ada-{uuid.uuid4().hex[:8]}@example.org",
         "practice_id": DEMO_PRACTICE})
@@ -168,7 +181,7 @@ def book_for_vet1(base: str, admin_token: str, pet_name: str) -> dict:
     status, pet = api_json(base, "POST", "/api/v1/pets", admin_token,
                            {"name": pet_name, "species": "cat", "owner_id": owner["id"]})
     assert status == 201, pet
-    when = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=2)).replace(
+    when = when or (dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=2)).replace(
         hour=16, minute=0, second=0, microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
     status, appointment = api_json(base, "POST", "/api/v1/appointments", admin_token, {
         "practice_id": DEMO_PRACTICE, "pet_owner_id": owner["id"], "pet_ids": [pet["id"]], "appointment_date": when,

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from conftest import (TOPIC, api_json, book_for_vet1, query, register_device, token, wait_until)
+import datetime as dt
+import time
+
+from conftest import (TOPIC, api_json, book_for_vet1, query, register_device, running_server, token, wait_until)
 
 
 def vet1(server) -> str:
@@ -84,3 +87,33 @@ def test_429_and_500_are_retried_and_then_delivered(server, apns):
         lambda: (row := outbox_row(server, appointment["id"]))[0] == "sent" and row, what="the row marked sent")
     assert attempts == "3"
     assert last_error in ("", "None")
+
+
+def test_the_vet_is_reminded_of_an_appointment_once_before_it_starts(apns, signing_key, folder):
+    with running_server(apns, signing_key, folder, "reminders", PUSH_REMINDER_MINUTES="60",
+                        PUSH_REMINDER_SCAN_SECONDS="0.2") as server:
+        device = register_device(server.base, vet1(server))
+        start = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(minutes=40)).replace(second=0, microsecond=0)
+        appointment = book_for_vet1(server.base, admin(server), "Pixel", when=start.strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+        def reminders():
+            return [r for r in apns.to(device)
+                    if r.payload and r.payload.get("type") == "appointment_reminder"
+                    and r.payload.get("appointment_id") == appointment["id"]]
+        request = wait_until(reminders, what="the reminder push")[0]
+        assert request.problems == [] and request.status == 200
+        assert request.headers["apns-collapse-id"] == f"reminder-{appointment['id']}"
+        # Worth nothing once the appointment has begun.
+        assert int(request.headers["apns-expiration"]) <= int(start.timestamp())
+        alert = request.payload["aps"]["alert"]
+        assert alert["title"] == "Coming up"
+        assert "Pixel (Ada Lovelace) at " in alert["body"]
+        assert request.payload["appointment_time"] == appointment["appointment_date"]
+
+        # Once: the scan runs every 0.2 s, and the reminder stays the only one.
+        time.sleep(1.5)
+        assert len(reminders()) == 1
+        rows = [status for payload, status in query(
+            server, "SELECT payload, status FROM notification_outbox WHERE kind = 'appointment_reminder'")
+            if appointment["id"] in payload]
+        assert rows == ["sent"]

@@ -15,6 +15,10 @@ public struct PushSettings: Sendable {
     public var retryMaxSeconds: Double
     /// `PUSH_POLL_SECONDS`: how often an idle worker looks for due notifications.
     public var pollSeconds: Double
+    /// `PUSH_REMINDER_MINUTES`: how long before an appointment its vet's phone is reminded of it (0: never).
+    public var reminderMinutes: Int = 15
+    /// `PUSH_REMINDER_SCAN_SECONDS`: how often a worker looks for appointments whose vet reminder is due.
+    public var reminderScanSeconds: Double = 30
 
     static let apnsNames = [
         "APNS_KEY_PATH", "APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC", "APNS_ENVIRONMENT", "APNS_BASE_URL", "APNS_TLS_CA_FILE",
@@ -28,7 +32,9 @@ public struct PushSettings: Sendable {
             maxAttempts: try env.int("PUSH_MAX_ATTEMPTS", default: 8, range: 1...100),
             retryBaseSeconds: try env.double("PUSH_RETRY_BASE_SECONDS", default: 30, range: 0.1...86_400),
             retryMaxSeconds: try env.double("PUSH_RETRY_MAX_SECONDS", default: 3600, range: 0.1...604_800),
-            pollSeconds: try env.double("PUSH_POLL_SECONDS", default: 2, range: 0.05...3600))
+            pollSeconds: try env.double("PUSH_POLL_SECONDS", default: 2, range: 0.05...3600),
+            reminderMinutes: try env.int("PUSH_REMINDER_MINUTES", default: 15, range: 0...1440),
+            reminderScanSeconds: try env.double("PUSH_REMINDER_SCAN_SECONDS", default: 30, range: 0.05...3600))
     }
 
     public static let off = PushSettings(apns: [:], maxAttempts: 8, retryBaseSeconds: 30, retryMaxSeconds: 3600, pollSeconds: 2)

@@ -28,6 +28,9 @@ package final class NotificationOutboxEntry: Model, @unchecked Sendable {
     @Field(key: "payload") package var payload: [String: JSONValue]
     @Field(key: "created_at") package var createdAt: Date
     @OptionalField(key: "sent_at") package var sentAt: Date?
+    /// A reminder's appointment and the start it reminds of (M0132); nil for other kinds.
+    @OptionalField(key: "appointment_id") package var appointmentID: UUID?
+    @OptionalField(key: "reminder_for") package var reminderFor: Date?
 
     package init() {}
 }

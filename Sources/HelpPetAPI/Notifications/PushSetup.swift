@@ -41,6 +41,16 @@ enum PushSetup {
                 app.logger.warning("push delivery run failed: \(String(reflecting: type(of: error)))")
             }
         })
+        // Only while push is on: with it off, reminders would wait in the outbox for nobody.
+        let scan = Duration.milliseconds(Int64(settings.reminderScanSeconds * 1000))
+        app.lifecycle.use(PeriodicTask(name: "push-reminders", interval: scan) { app in
+            do {
+                try await VetPushReminders(db: app.db, leadMinutes: settings.reminderMinutes, metrics: app.core.metrics)
+                    .runOnce(now: app.core.clock.now())
+            } catch {
+                app.logger.warning("vet reminder scan failed: \(String(reflecting: type(of: error)))")
+            }
+        })
     }
 }
 

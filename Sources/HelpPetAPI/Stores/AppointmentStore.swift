@@ -115,3 +115,14 @@ extension AppointmentStore {
             """).run()
     }
 }
+
+extension AppointmentStore {
+    /// The names of the appointment's pets, in the appointment's order.
+    static func petNames(of id: UUID, on db: any Database) async throws -> [String] {
+        try await db.sql.raw("""
+            SELECT pets.name FROM appointment_pets JOIN pets ON pets.id = appointment_pets.pet_id
+            WHERE appointment_pets.appointment_id = \(bind: id)
+            ORDER BY appointment_pets.position
+            """).all().map { try $0.decode(column: "name", as: String.self) }
+    }
+}
