@@ -22,8 +22,13 @@ public struct SMTPClient: Sendable {
         let session = try await connect(tlsContext: configuration.security == .implicitTLS ? tlsContext : nil)
         do {
             let result = try await converse(session, tlsContext: tlsContext, data: data, sender: sender, recipients: recipients)
-            _ = try? await session.command("QUIT\r\n", step: "QUIT")
-            try? await session.channel.close()
+            // The message is accepted: the caller records it now, while QUIT goes out. Waiting for QUIT's reply first
+            // would leave an accepted message unrecorded for up to a command timeout, and a worker killed in that
+            // window would send it again.
+            Task {
+                _ = try? await session.command("QUIT\r\n", step: "QUIT")
+                try? await session.channel.close()
+            }
             return result
         } catch {
             try? await session.channel.close()

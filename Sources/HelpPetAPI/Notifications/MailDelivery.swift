@@ -51,9 +51,6 @@ package struct MailDelivery: Sendable {
         }
         do {
             _ = try await transport.deliver(mail.rawMessage, messageID: mail.messageID, from: mail.sender, to: [mail.recipient])
-            try await store.markSent(mail, now: clock.now())
-            metrics.counter("mail_messages_sent_total", labels: [("channel", "email")]).increment()
-            log.info("mail sent", metadata: ["attempt": "\(mail.attempts)"])
         } catch {
             let failure = (error as? MailDeliveryError) ?? .connection(String(describing: type(of: error)))
             do {
@@ -73,6 +70,19 @@ package struct MailDelivery: Sendable {
                 // The lease expires and another run tries again.
                 log.warning("mail outbox update failed: \(String(reflecting: type(of: error)))")
             }
+            return
+        }
+        // Delivered. Whatever happens to the record from here on, this run never retries or dead-letters it: a
+        // record that fails leaves the lease to expire, and the message goes once more (at least once).
+        do {
+            if try await store.markSent(mail, now: clock.now()) {
+                metrics.counter("mail_messages_sent_total", labels: [("channel", "email")]).increment()
+                log.info("mail sent", metadata: ["attempt": "\(mail.attempts)"])
+            } else {
+                log.warning("mail sent after its lease had passed to another worker; it may arrive twice")
+            }
+        } catch {
+            log.warning("mail sent but not recorded (\(String(reflecting: type(of: error)))); it will be sent once more")
         }
     }
 

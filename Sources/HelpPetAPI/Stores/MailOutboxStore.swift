@@ -159,12 +159,15 @@ package struct MailOutboxStore: Sendable {
     }
 
     /// Delivered: the row stays, with `sent_at`, as the record that this Message-ID went out.
-    package func markSent(_ mail: ClaimedMail, now: Date) async throws {
-        try await db.sql.raw("""
+    /// False when the lease was no longer this worker's (it expired mid-send and another worker took the message).
+    @discardableResult
+    package func markSent(_ mail: ClaimedMail, now: Date) async throws -> Bool {
+        try await !db.sql.raw("""
             UPDATE mail_outbox SET status = 'sent', sent_at = \(bind: now), lease_owner = NULL,
                 lease_expires_at = NULL, last_error = NULL, updated_at = \(bind: now)
             WHERE id = \(bind: mail.id) AND status = 'sending' AND lease_owner = \(bind: mail.owner)
-            """).run()
+            RETURNING id
+            """).all().isEmpty
     }
 
     /// A transient failure: back to `queued`, due after `delay`.
