@@ -23,17 +23,32 @@ package enum ClinicNotifications {
             pushDestination: push.map { "APNs at \($0.baseURL), topic \($0.topic)" })
     }
 
-    /// The emails about one appointment, for staff who may see it (404 like the API otherwise).
+    /// The emails and pushes about one appointment, oldest first, for staff who may see it (404 like the API
+    /// otherwise).
     package static func appointmentDeliveries(_ id: UUID, request: Request) async throws -> [MailDeliveryRow] {
         let caller = try request.caller
         guard caller.role.isStaff else { throw APIError.appointmentNotFound }
         _ = try await VisibilityStore(db: request.db).appointment(id, for: caller)
-        return try await MailOutboxStore(db: request.db).deliveries(ofAppointment: id)
+        let emails = try await MailOutboxStore(db: request.db).deliveries(ofAppointment: id)
+        let pushes = try await PushOutboxStore(db: request.db).deliveries(ofAppointment: id)
+        return merged(emails, pushes, newestFirst: false)
     }
 
-    /// The latest emails about a practice's appointments (administrators).
+    /// The latest 20 emails and pushes about a practice's appointments, newest first (administrators).
     package static func practiceDeliveries(_ id: UUID, request: Request) async throws -> [MailDeliveryRow] {
         try request.caller.requireAdmin()
-        return try await MailOutboxStore(db: request.db).deliveries(ofPractice: id, limit: 20)
+        let emails = try await MailOutboxStore(db: request.db).deliveries(ofPractice: id, limit: 20)
+        let pushes = try await PushOutboxStore(db: request.db).deliveries(ofPractice: id, limit: 20)
+        return Array(merged(emails, pushes, newestFirst: true).prefix(20))
+    }
+
+    /// Both channels in time order; each list is already in that order, and a stable sort keeps it within a channel.
+    static func merged(_ emails: [MailDeliveryRow], _ pushes: [MailDeliveryRow], newestFirst: Bool) -> [MailDeliveryRow] {
+        (emails + pushes).enumerated().sorted { a, b in
+            if a.element.createdAt != b.element.createdAt {
+                return newestFirst ? a.element.createdAt > b.element.createdAt : a.element.createdAt < b.element.createdAt
+            }
+            return a.offset < b.offset
+        }.map(\.element)
     }
 }

@@ -16,7 +16,7 @@ enum NotificationOutbox {
             "pet_owner_name": .string(ownerName),
             "pet_name": .string(petNames.joined(separator: ", ")),
             "appointment_time": .string(WireTime.format(appointment.appointmentDate)),
-        ], now: now, on: db, metrics: metrics)
+        ], appointmentID: appointment.id, now: now, on: db, metrics: metrics)
     }
 
     /// The visit's note was drafted from its transcript: the vet who recorded it reviews it.
@@ -29,12 +29,14 @@ enum NotificationOutbox {
             "pet_name": .string(pet?.name ?? ""),
         ]
         if let appointmentID = visit.appointmentID { payload["appointment_id"] = .string(appointmentID.lowercased) }
-        try await insert(kind: "note_ready", for: visit.createdBy, payload: payload, now: now, on: db, metrics: metrics)
+        try await insert(
+            kind: "note_ready", for: visit.createdBy, payload: payload, appointmentID: visit.appointmentID, now: now,
+            on: db, metrics: metrics)
     }
 
     private static func insert(
-        kind: String, for userID: UUID, payload: [String: JSONValue], now: Date, on db: any Database,
-        metrics: MetricsRegistry?
+        kind: String, for userID: UUID, payload: [String: JSONValue], appointmentID: UUID?, now: Date,
+        on db: any Database, metrics: MetricsRegistry?
     ) async throws {
         let entry = NotificationOutboxEntry()
         entry.id = UUID()
@@ -42,6 +44,8 @@ enum NotificationOutbox {
         entry.kind = kind
         entry.payload = payload
         entry.createdAt = now
+        // For the delivery log (M0132); reminders also carry the start they are for.
+        entry.appointmentID = appointmentID
         try await entry.create(on: db)
         // Counted at the insert, like the mail's queued counter (a commit that then fails over-counts one).
         metrics?.counter("mail_messages_queued_total", labels: [("channel", "push")]).increment()

@@ -4,7 +4,9 @@ import SQLKit
 
 /// The vet's appointment reminder by push (docs/notifications.md, Push, "Events"): `notification_outbox` learns the
 /// kind and, like `mail_outbox`, which appointment and start time a reminder is for. The unique index makes a second
-/// reminder of the same start a no-op, whichever worker scans, before or after a restart.
+/// reminder of the same start a no-op, whichever worker scans, before or after a restart. Every push about an
+/// appointment now keeps its id there, so the console's delivery log lists pushes beside emails (rows written before
+/// this migration have none and do not appear).
 struct M0132_AddVetPushReminders: AsyncMigration {
     var name: String { "M0132_AddVetPushReminders" }
 

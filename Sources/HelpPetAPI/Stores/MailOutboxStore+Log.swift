@@ -3,8 +3,10 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// One outbox message as the delivery log shows it.
+/// One outbox message as the delivery log shows it: an email (`mail_outbox`) or a push (`notification_outbox`).
 package struct MailDeliveryRow: Decodable, Sendable, Equatable {
+    /// `email` or `push`.
+    package let channel: String
     package let kind: String
     package let recipient: String
     package let status: String
@@ -15,14 +17,14 @@ package struct MailDeliveryRow: Decodable, Sendable, Equatable {
     package let appointmentID: UUID?
 
     enum CodingKeys: String, CodingKey {
-        case kind, recipient, status, attempts
+        case channel, kind, recipient, status, attempts
         case lastError = "last_error", createdAt = "created_at", sentAt = "sent_at", appointmentID = "appointment_id"
     }
 }
 
 /// The delivery log's reads: what was queued, sent or failed, and why.
 extension MailOutboxStore {
-    private static let logColumns = "m.kind, m.recipient, m.status, m.attempts, m.last_error, m.created_at, m.sent_at, m.appointment_id"
+    private static let logColumns = "'email' AS channel, m.kind, m.recipient, m.status, m.attempts, m.last_error, m.created_at, m.sent_at, m.appointment_id"
 
     /// Every message about one appointment (its emails, its reminders, a discharge email of its visits), oldest first.
     package func deliveries(ofAppointment id: UUID) async throws -> [MailDeliveryRow] {

@@ -117,7 +117,7 @@ struct AdminPages: Sendable {
                           .safeText("Invitations of \(practice.name)"))),
                     PageParts.apiForm("PUT", "/api/v1/practices/\(PageParts.lower(practice.id))", done: "Practice saved",
                                       practiceFields(practice), submit: "Save practice"),
-                    DeliveryLogView(caption: "Latest emails about \(practice.name)'s appointments",
+                    DeliveryLogView(caption: "Latest emails and pushes about \(practice.name)'s appointments",
                                     rows: deliveries[practice.id] ?? [],
                                     clock: PracticeClock(zone: TimeZone.stored(practice.timezone))).render())
             },

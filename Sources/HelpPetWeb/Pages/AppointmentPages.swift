@@ -68,8 +68,8 @@ struct AppointmentView {
                 notesForm(),
                 rescheduleForm()
             ),
-            .section(.class("card stack"), .h2("Emails to the owner"),
-                     DeliveryLogView(caption: "Emails about this appointment", rows: deliveries, clock: clock).render())
+            .section(.class("card stack"), .h2("Emails and pushes"),
+                     DeliveryLogView(caption: "Emails to the owner and pushes to the vet about this appointment", rows: deliveries, clock: clock).render())
         )
     }
 

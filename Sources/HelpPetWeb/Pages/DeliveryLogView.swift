@@ -2,8 +2,8 @@ import Foundation
 import HelpPetAPI
 import Plot
 
-/// The delivery log: each email about an appointment, whether it is queued, sent or failed, and why it failed
-/// (docs/notifications.md, "Delivery log").
+/// The delivery log: each email to the owner and each push to a vet's phones about an appointment, whether it is
+/// queued, sent, failed or not sent, and why (docs/notifications.md, "Delivery log").
 struct DeliveryLogView {
     let caption: String
     let rows: [MailDeliveryRow]
@@ -17,15 +17,15 @@ struct DeliveryLogView {
             .attr("data-role", "delivery-log"),
             .caption(.safeText(caption)),
             .thead(.tr(
-                .th(.attr("scope", "col"), "Email"), .th(.attr("scope", "col"), "To"),
+                .th(.attr("scope", "col"), "Message"), .th(.attr("scope", "col"), "To"),
                 .th(.attr("scope", "col"), "Status"), .th(.attr("scope", "col"), "Tries"),
                 .th(.attr("scope", "col"), "Queued"), .th(.attr("scope", "col"), "Sent")
             )),
             .tbody(.forEach(rows) { row in
                 .tr(
-                    .attr("data-kind", row.kind), .attr("data-status", row.status),
-                    .td(.safeText(Self.kindLabel(row.kind))),
-                    .td(.safeText(row.recipient)),
+                    .attr("data-kind", row.kind), .attr("data-status", row.status), .attr("data-channel", row.channel),
+                    .td(.safeText(Self.label(row))),
+                    .td(.safeText(row.channel == "push" ? "\(row.recipient)'s phones" : row.recipient)),
                     .td(.span(.class("badge \(Self.tone(row.status))"), .safeText(Self.statusText(row)))),
                     .td(.text(String(row.attempts))),
                     .td(.safeText(clock.dateTime(row.createdAt))),
@@ -33,6 +33,17 @@ struct DeliveryLogView {
                 )
             })
         ))
+    }
+
+    /// "Confirmation" for an email, "Push: New appointment" for a push.
+    static func label(_ row: MailDeliveryRow) -> String {
+        guard row.channel == "push" else { return kindLabel(row.kind) }
+        switch row.kind {
+        case "appointment_booked": return "Push: New appointment"
+        case "note_ready": return "Push: Note ready to review"
+        case "appointment_reminder": return "Push: Coming up"
+        default: return "Push: \(row.kind)"
+        }
     }
 
     static func kindLabel(_ kind: String) -> String {
@@ -55,6 +66,7 @@ struct DeliveryLogView {
         case "sent": return "Sent"
         case "failed": return "Failed: " + (row.lastError ?? "no reason recorded")
         case "sending": return "Sending"
+        case "skipped": return "Not sent: " + (row.lastError ?? "no reason recorded")
         default: return row.lastError.map { "Queued, retrying after: \($0)" } ?? "Queued"
         }
     }

@@ -36,4 +36,31 @@ import VaporTesting
             #expect(try await store.deliveries(ofPractice: UUID(), limit: 20).isEmpty)
         }
     }
+
+    @Test func theLogListsThePushesToTheVetBesideTheOwnersEmailsWithTheReasonOneWasNotSent() async throws {
+        let clock = ManualClock(VetPushReminderTests.start.addingTimeInterval(-3600))
+        try await withTestApp(clock: clock) { app in
+            let id = try await VetPushReminderTests.bookForVet1(app)
+            let appointment = try #require(UUID(uuidString: id))
+            #expect(try await VetPushReminders(db: app.db, leadMinutes: 15)
+                .runOnce(now: VetPushReminderTests.start.addingTimeInterval(-10 * 60)) == 1)
+            let admin = try await app.token(for: Demo.admin)
+            #expect(try await app.delete("/api/v1/appointments/\(id)", token: admin).status == .ok)
+
+            let pushes = try await PushOutboxStore(db: app.db).deliveries(ofAppointment: appointment)
+            #expect(pushes.map(\.kind) == ["appointment_booked", "appointment_reminder"])
+            #expect(pushes.allSatisfy { $0.channel == "push" && $0.recipient == "Dr. Sarah Johnson" })
+            #expect(pushes.last?.status == "skipped")
+            #expect(pushes.last?.lastError == "not sent: the appointment was cancelled or closed")
+            let emails = try await MailOutboxStore(db: app.db).deliveries(ofAppointment: appointment)
+            #expect(emails.map(\.channel) == ["email", "email"])
+
+            // The practice's log holds both channels, newest first.
+            let practice = try await PushOutboxStore(db: app.db).deliveries(ofPractice: Demo.practiceID, limit: 20)
+            #expect(practice.map(\.kind) == ["appointment_reminder", "appointment_booked"])
+            let merged = ClinicNotifications.merged(emails, pushes, newestFirst: false)
+            #expect(merged.map(\.createdAt) == merged.map(\.createdAt).sorted())
+            #expect(merged.count == 4)
+        }
+    }
 }
