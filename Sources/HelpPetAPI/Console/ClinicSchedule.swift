@@ -52,8 +52,10 @@ package struct ScheduleWindow: Sendable {
 /// The schedule reads of the clinic console, scoped like the API: a vet sees their practice, an ADMIN any practice.
 package enum ClinicSchedule {
     /// `practiceID`: the ADMIN's choice (ignored for staff); `day`: nil means today in the practice's zone.
+    /// `withAppointments: false` reads only the practices and the day (a page whose board is already rendered).
     package static func window(
-        request: Request, practiceID requested: UUID?, day requestedDay: CalendarDay?, days: Int
+        request: Request, practiceID requested: UUID?, day requestedDay: CalendarDay?, days: Int,
+        withAppointments: Bool = true
     ) async throws -> ScheduleWindow {
         let caller = try request.caller
         try caller.requireStaff()
@@ -77,8 +79,9 @@ package enum ClinicSchedule {
         }
         let first = requestedDay ?? LocalDay.day(containing: request.now, in: practice.timezone)
         let window = range(of: first, days: days, in: practice.timezone)
-        let rows = try await BoardStore.appointments(practice: practice.id, window: window, on: request.db)
-        let vets = try await BoardStore.vets(practice: practice.id, on: request.db)
+        let rows = withAppointments
+            ? try await BoardStore.appointments(practice: practice.id, window: window, on: request.db) : []
+        let vets = withAppointments ? try await BoardStore.vets(practice: practice.id, on: request.db) : []
         return ScheduleWindow(
             practice: practice, practices: allowed, firstDay: first, days: days, appointments: group(rows),
             vets: vets.map { ScheduleVet(id: $0.id, name: $0.full_name) })

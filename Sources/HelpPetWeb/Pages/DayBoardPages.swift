@@ -9,6 +9,8 @@ import WebConsole
 /// own fragment (`/board`) every few seconds with an ETag, so it stays current without a reload.
 struct DayBoardPages: Sendable {
     let context: ClinicContext
+    /// One per console, shared by every viewer and poll of every board.
+    let boards = BoardFragmentCache()
 
     enum Layout: String { case status, vets }
 
@@ -44,10 +46,19 @@ struct DayBoardPages: Sendable {
         let selection = try Self.selection(request)
         // The stamp is read before the rows: a change in between costs one extra render, never a stale board.
         let version = try await Self.version(request, selection)
+        // A board rendered for this stamp already: only the heading's practice and day are read.
+        let cached = version.flatMap(boards.cached)
         let window = try await ClinicSchedule.window(
-            request: request, practiceID: selection.practiceID, day: selection.day, days: 1)
+            request: request, practiceID: selection.practiceID, day: selection.day, days: 1,
+            withAppointments: cached == nil)
         let clock = PracticeClock(zone: window.practice.timezone)
-        let board = BoardView(context: context, window: window, layout: selection.layout).render()
+        let board: String
+        if let cached {
+            board = cached
+        } else {
+            board = BoardView(context: context, window: window, layout: selection.layout).render()
+            if let version { boards.store(board, for: version) }
+        }
         let query = "date=\(window.firstDay)&layout=\(selection.layout.rawValue)&practice=\(window.practice.id.uuidString.lowercased())"
         return context.render("Day board", request, scripts: ["board.js"], .div(
             .class("stack"),
@@ -77,7 +88,9 @@ struct DayBoardPages: Sendable {
         guard let version = try await Self.version(request, selection) else {
             return PartialResponse.html(try await render(), for: request)
         }
-        return try await PartialResponse.html(version: version, for: request, render: render)
+        return try await PartialResponse.html(version: version, for: request) {
+            try await boards.html(version: version, render: render)
+        }
     }
 
     static func version(_ request: Request, _ selection: Selection) async throws -> String? {
