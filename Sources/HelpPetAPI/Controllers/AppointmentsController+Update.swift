@@ -134,9 +134,11 @@ extension AppointmentsController {
                 try await appointment.update(on: db)
             }
             // The vet's reminder follows the start: a moved appointment's old one, or a closed one's, is not sent.
-            let open = appointment.status == .scheduled || appointment.status == .confirmed
-            try await PushOutboxStore(db: db).withdrawStaleReminders(
-                ofAppointment: appointment.id!, currentStart: open ? appointment.appointmentDate : nil, now: now)
+            if appointment.appointmentDate != previousStart || appointment.status != stored {
+                let open = appointment.status == .scheduled || appointment.status == .confirmed
+                try await PushOutboxStore(db: db).withdrawStaleReminders(
+                    ofAppointment: appointment.id!, currentStart: open ? appointment.appointmentDate : nil, now: now)
+            }
             let emails = AppointmentEmails(db: db, mailFrom: mailFrom, metrics: metrics)
             if appointment.status == .cancelled, stored != .cancelled {
                 try await emails.enqueue(.appointmentCancelled, appointment: appointment, now: now)

@@ -34,9 +34,20 @@ enum NotificationOutbox {
             on: db, metrics: metrics)
     }
 
-    private static func insert(
-        kind: String, for userID: UUID, payload: [String: JSONValue], appointmentID: UUID?, now: Date,
+    /// The vet's reminder before an appointment (`VetPushReminders`). A second one for the same start violates
+    /// M0132's unique index, which fails the caller's transaction.
+    static func appointmentReminder(
+        appointmentID: UUID, start: Date, for vetID: UUID, payload: [String: JSONValue], now: Date,
         on db: any Database, metrics: MetricsRegistry?
+    ) async throws {
+        try await insert(
+            kind: "appointment_reminder", for: vetID, payload: payload, appointmentID: appointmentID, reminderFor: start,
+            now: now, on: db, metrics: metrics)
+    }
+
+    private static func insert(
+        kind: String, for userID: UUID, payload: [String: JSONValue], appointmentID: UUID?, reminderFor: Date? = nil,
+        now: Date, on db: any Database, metrics: MetricsRegistry?
     ) async throws {
         let entry = NotificationOutboxEntry()
         entry.id = UUID()
@@ -46,6 +57,7 @@ enum NotificationOutbox {
         entry.createdAt = now
         // For the delivery log (M0132); reminders also carry the start they are for.
         entry.appointmentID = appointmentID
+        entry.reminderFor = reminderFor
         try await entry.create(on: db)
         // Counted at the insert, like the mail's queued counter (a commit that then fails over-counts one).
         metrics?.counter("mail_messages_queued_total", labels: [("channel", "push")]).increment()

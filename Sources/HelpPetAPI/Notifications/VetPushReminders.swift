@@ -32,7 +32,8 @@ package struct VetPushReminders: Sendable {
     /// Under the appointment's row lock, so a cancellation or a move cannot slip in between the check and the insert.
     private func enqueue(_ id: UUID, start: Date, now: Date) async throws -> Bool {
         do {
-            let inserted = try await db.writeTransaction { db -> Bool in
+            let metrics = self.metrics
+            return try await db.writeTransaction { db -> Bool in
                 try await AppointmentStore.lock(id, .forUpdate, on: db)
                 guard let appointment = try await Appointment.find(id, on: db),
                     appointment.status == .scheduled || appointment.status == .confirmed,
@@ -42,16 +43,14 @@ package struct VetPushReminders: Sendable {
                     let practice = try await Practice.find(appointment.practiceID, on: db)
                 else { return false }
                 let petNames = try await AppointmentStore.petNames(of: id, on: db)
-                try await PushOutboxStore(db: db).enqueueReminder(
-                    for: vetID, appointmentID: id, start: start,
+                try await NotificationOutbox.appointmentReminder(
+                    appointmentID: id, start: start, for: vetID,
                     payload: PushMessages.reminderPayload(
                         appointmentID: id, start: start, ownerName: owner.fullName, petNames: petNames,
                         zone: practice.timeZone),
-                    now: now)
+                    now: now, on: db, metrics: metrics)
                 return true
             }
-            if inserted { metrics?.counter("mail_messages_queued_total", labels: [("channel", "push")]).increment() }
-            return inserted
         } catch where DatabaseFailure.isUniqueViolation(error) {
             return false
         }

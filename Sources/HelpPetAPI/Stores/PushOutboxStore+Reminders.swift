@@ -24,38 +24,15 @@ extension PushOutboxStore {
             """).all().map { (try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "appointment_date", as: Date.self)) }
     }
 
-    /// Inserts a reminder through the model, so the payload is stored as every other row's on both engines. A
-    /// second reminder of the same start violates the unique index: the caller's transaction then fails, and
-    /// `VetPushReminders` counts that as "already there".
-    package func enqueueReminder(
-        for userID: UUID, appointmentID: UUID, start: Date, payload: [String: JSONValue], now: Date
-    ) async throws {
-        let entry = NotificationOutboxEntry()
-        entry.id = UUID()
-        entry.userID = userID
-        entry.kind = "appointment_reminder"
-        entry.payload = payload
-        entry.createdAt = now
-        entry.appointmentID = appointmentID
-        entry.reminderFor = start
-        try await entry.create(on: db)
-    }
-
-    /// A queued reminder of a start that no longer holds (moved, cancelled, closed) is never sent.
+    /// A queued reminder of a start that no longer holds is never sent: with `currentStart`, reminders of any other
+    /// start (a move); without, all of them (cancelled or closed).
     package func withdrawStaleReminders(ofAppointment id: UUID, currentStart: Date?, now: Date) async throws {
-        if let currentStart {
-            try await db.sql.raw("""
-                UPDATE notification_outbox SET status = 'skipped', last_error = 'not sent: the appointment was moved',
-                    updated_at = \(bind: now)
-                WHERE appointment_id = \(bind: id) AND kind = 'appointment_reminder' AND status = 'queued'
-                  AND reminder_for <> \(bind: currentStart)
-                """).run()
-        } else {
-            try await db.sql.raw("""
-                UPDATE notification_outbox SET status = 'skipped',
-                    last_error = 'not sent: the appointment was cancelled or closed', updated_at = \(bind: now)
-                WHERE appointment_id = \(bind: id) AND kind = 'appointment_reminder' AND status = 'queued'
-                """).run()
-        }
+        let reason = currentStart == nil
+            ? "not sent: the appointment was cancelled or closed" : "not sent: the appointment was moved"
+        try await db.sql.raw("""
+            UPDATE notification_outbox SET status = 'skipped', last_error = \(bind: reason), updated_at = \(bind: now)
+            WHERE appointment_id = \(bind: id) AND kind = 'appointment_reminder' AND status = 'queued'
+              AND (\(bind: currentStart) IS NULL OR reminder_for <> \(bind: currentStart))
+            """).run()
     }
 }
