@@ -67,15 +67,21 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The outbox every product's email goes through: a table per product, claimed with a lease, delivered at
+        // least once by one loop per process (docs/notifications.md).
+        .target(
+            name: "MailOutbox",
+            dependencies: ["AppCore", "Mail"]
+        ),
         .target(
             name: "HelpPetAPI",
-            dependencies: ["AppCore", "ObjectStorage", "Mail", "Push", "Transcription"],
+            dependencies: ["AppCore", "ObjectStorage", "Mail", "MailOutbox", "Push", "Transcription"],
             resources: [.copy("Resources/openapi.yaml")]
         ),
         .target(
             name: "AutoDetailAPI",
             dependencies: [
-                "AppCore", "ObjectStorage",
+                "AppCore", "ObjectStorage", "Mail", "MailOutbox",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Resources/openapi.yaml")]

@@ -1,6 +1,7 @@
 import AppCore
 import ObjectStorage
 import Fluent
+import MailOutbox
 import Vapor
 
 #if canImport(Glibc)
@@ -34,7 +35,7 @@ public enum HelpPetModule {
         (app.objectStore as? LocalObjectStore)?.uploadAdmissions.register(
             UploadIntentAdmission(), forBucket: config.storage.helppetBucket)
 
-        app.mailTransport = try MailSetup.transport(config.mail)
+        _ = try MailOutboxSetup.transport(of: app)
         app.pushConfiguration = try PushSetup.configuration(config.push)
 
         try routes(app, config: config)

@@ -1,6 +1,7 @@
 import AppCore
 import Foundation
 import Vapor
+import MailOutbox
 
 /// Where the server's email and pushes go, as the console shows it to an administrator.
 package struct ConsoleNotificationStatus: Sendable {

@@ -2,6 +2,7 @@ import AppCore
 import Fluent
 import Foundation
 import Mail
+import MailOutbox
 
 /// Enqueues the owner's appointment emails inside the caller's write transaction, so an appointment change and its
 /// email commit together or not at all. Owners who switched notifications off, prefer another channel or have no
@@ -52,7 +53,7 @@ package struct AppointmentEmails: Sendable {
         let message = AppointmentMail.message(kind, facts: facts, sequence: sequence, sender: sender, now: now)
         let inserted = try await outbox.enqueue(
             OutgoingMail(
-                messageID: message.messageID, kind: kind, appointmentID: appointmentID,
+                messageID: message.messageID, kind: kind.rawValue, appointmentID: appointmentID,
                 icsSequence: isReminder ? nil : sequence, sender: sender.address, recipient: owner.email,
                 rawMessage: message.render(), reminderFor: isReminder ? appointment.appointmentDate : nil,
                 sendBefore: isReminder ? appointment.appointmentDate : nil),

@@ -2,6 +2,7 @@ import AppCore
 import Fluent
 import Foundation
 import Mail
+import MailOutbox
 
 extension OutgoingEmails {
     /// The discharge instructions to the pet's owner, queued in the transaction that approves the note (`visit` is
@@ -19,7 +20,7 @@ extension OutgoingEmails {
             instructions, to: MailAddress(owner.email, displayName: owner.fullName), sender: sender, now: now)
         return try await enqueue(
             OutgoingMail(
-                messageID: message.messageID, kind: .dischargeInstructions, appointmentID: visit.appointmentID,
+                messageID: message.messageID, kind: MailKind.dischargeInstructions.rawValue, appointmentID: visit.appointmentID,
                 icsSequence: nil, sender: sender.address, recipient: owner.email, rawMessage: message.render()),
             now: now)
     }

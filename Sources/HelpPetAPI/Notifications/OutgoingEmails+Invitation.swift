@@ -1,5 +1,6 @@
 import Foundation
 import Mail
+import MailOutbox
 
 extension OutgoingEmails {
     /// The invitation email, queued with the invitation it carries the code of.
@@ -7,7 +8,7 @@ extension OutgoingEmails {
         let message = InvitationMail.message(facts, sender: sender, now: now)
         try await enqueue(
             OutgoingMail(
-                messageID: message.messageID, kind: .practiceInvitation, appointmentID: nil, icsSequence: nil,
+                messageID: message.messageID, kind: MailKind.practiceInvitation.rawValue, appointmentID: nil, icsSequence: nil,
                 sender: sender.address, recipient: facts.recipient, rawMessage: message.render()),
             now: now)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Mail
+import MailOutbox
 
 extension OutgoingEmails {
     /// The reset link, queued with the stored hash of its token.
@@ -17,7 +18,7 @@ extension OutgoingEmails {
     private func enqueue(account: PasswordAccount, kind: MailKind, _ message: MailMessage, now: Date) async throws {
         try await enqueue(
             OutgoingMail(
-                messageID: message.messageID, kind: kind, appointmentID: nil, icsSequence: nil,
+                messageID: message.messageID, kind: kind.rawValue, appointmentID: nil, icsSequence: nil,
                 sender: sender.address, recipient: account.email, rawMessage: message.render()),
             now: now)
     }

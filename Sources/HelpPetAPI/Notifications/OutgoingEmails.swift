@@ -2,6 +2,7 @@ import AppCore
 import Fluent
 import Foundation
 import Mail
+import MailOutbox
 
 /// Puts rendered emails into `mail_outbox` inside the caller's transaction, so a change and its email commit together
 /// or not at all, and counts each one queued. The messages themselves are written by the `…Mail` types of Domain.

@@ -3,6 +3,7 @@ import Fluent
 import Foundation
 import Logging
 import Push
+import MailOutbox
 
 /// Sends one alert push; the APNs client in production, a scripted one in the tests of the loop's decisions.
 package protocol PushSender: Sendable {

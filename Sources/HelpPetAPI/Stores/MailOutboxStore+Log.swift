@@ -2,6 +2,7 @@ import AppCore
 import Fluent
 import Foundation
 import SQLKit
+import MailOutbox
 
 /// One outbox message as the delivery log shows it: an email (`mail_outbox`) or a push (`notification_outbox`).
 package struct MailDeliveryRow: Decodable, Sendable, Equatable {

@@ -3,6 +3,7 @@ import Foundation
 @testable import HelpPetAPI
 import Testing
 import VaporTesting
+import MailOutbox
 
 /// The delivery log the console shows: every email about an appointment with its status and reason, and the latest
 /// emails of a practice's appointments only.

@@ -4,6 +4,7 @@ import Foundation
 import SQLKit
 import Testing
 import VaporTesting
+import MailOutbox
 
 /// The appointment emails' outbox on the test's database engine (SQLite, or PostgreSQL with `DATABASE_URL`): rows
 /// written with the appointment, the stored SEQUENCE, the owner's choices, and the lease rules of a claim.

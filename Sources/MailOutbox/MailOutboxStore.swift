@@ -3,22 +3,11 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// What kind of email an outbox row holds.
-package enum MailKind: String, Sendable {
-    case appointmentConfirmation = "appointment_confirmation"
-    case appointmentRescheduled = "appointment_rescheduled"
-    case appointmentCancelled = "appointment_cancelled"
-    case appointmentReminder = "appointment_reminder"
-    case practiceInvitation = "practice_invitation"
-    case dischargeInstructions = "discharge_instructions"
-    case passwordReset = "password_reset"
-    case passwordChanged = "password_changed"
-}
-
 /// A message to enqueue: rendered once, so every delivery attempt sends the same bytes and Message-ID.
 package struct OutgoingMail: Sendable {
     package var messageID: String
-    package var kind: MailKind
+    /// The product's name for what the message is (`password_reset`, `appointment_confirmation`, ...).
+    package var kind: String
     package var appointmentID: UUID?
     package var icsSequence: Int?
     package var sender: String
@@ -28,6 +17,35 @@ package struct OutgoingMail: Sendable {
     package var reminderFor: Date? = nil
     /// Not delivered after this instant (a reminder of an appointment that has begun is dead-lettered instead).
     package var sendBefore: Date? = nil
+
+    package init(
+        messageID: String, kind: String, appointmentID: UUID? = nil, icsSequence: Int? = nil, sender: String,
+        recipient: String, rawMessage: String, reminderFor: Date? = nil, sendBefore: Date? = nil
+    ) {
+        self.messageID = messageID
+        self.kind = kind
+        self.appointmentID = appointmentID
+        self.icsSequence = icsSequence
+        self.sender = sender
+        self.recipient = recipient
+        self.rawMessage = rawMessage
+        self.reminderFor = reminderFor
+        self.sendBefore = sendBefore
+    }
+}
+
+/// A product's outbox table: every one has the columns of HelpPet's `mail_outbox` (M0126), so one store and one
+/// delivery loop serve them all.
+package struct MailOutboxTable: Sendable {
+    package let name: String
+    /// Extra SQL a due row must satisfy to be claimed (HelpPet: an appointment's messages go out in order), over
+    /// the table under its own name.
+    package let claimCondition: String?
+
+    package init(name: String, claimCondition: String? = nil) {
+        self.name = name
+        self.claimCondition = claimCondition
+    }
 }
 
 /// A message this process holds the lease of.
@@ -58,22 +76,28 @@ package struct MailOutboxCounts: Sendable, Equatable {
     }
 }
 
-/// Every statement on `mail_outbox` (M0126): enqueue in the caller's transaction, claim with a lease (the same
+/// Every statement on a product's outbox table: enqueue in the caller's transaction, claim with a lease (the same
 /// shape as the transcription queue: `FOR UPDATE SKIP LOCKED` on PostgreSQL, a conditional update inside
 /// `BEGIN IMMEDIATE` on SQLite), mark sent, back off, dead-letter.
 package struct MailOutboxStore: Sendable {
     package let db: any Database
+    package let table: MailOutboxTable
 
-    package init(db: any Database) { self.db = db }
+    package init(db: any Database, table: MailOutboxTable) {
+        self.db = db
+        self.table = table
+    }
 
-    /// Inserts the message; false when a reminder for the same appointment and start time exists already (another
-    /// worker wrote it first: the unique index decides).
+    private var condition: String { table.claimCondition.map { " AND " + $0 } ?? "" }
+
+    /// Inserts the message; false when a unique index refuses it (a reminder for the same appointment and start
+    /// time that another worker wrote first).
     @discardableResult
     package func enqueue(_ mail: OutgoingMail, now: Date) async throws -> Bool {
         let rows = try await db.sql.raw("""
-            INSERT INTO mail_outbox (id, message_id, kind, appointment_id, ics_sequence, reminder_for, send_before, sender,
+            INSERT INTO \(ident: table.name) (id, message_id, kind, appointment_id, ics_sequence, reminder_for, send_before, sender,
                 recipient, raw_message, status, attempts, available_at, created_at, updated_at)
-            VALUES (\(bind: UUID()), \(bind: mail.messageID), \(bind: mail.kind.rawValue), \(bind: mail.appointmentID),
+            VALUES (\(bind: UUID()), \(bind: mail.messageID), \(bind: mail.kind), \(bind: mail.appointmentID),
                 \(bind: mail.icsSequence), \(bind: mail.reminderFor), \(bind: mail.sendBefore), \(bind: mail.sender),
                 \(bind: mail.recipient), \(bind: mail.rawMessage), 'queued', 0, \(bind: now), \(bind: now), \(bind: now))
             ON CONFLICT DO NOTHING
@@ -82,66 +106,32 @@ package struct MailOutboxStore: Sendable {
         return !rows.isEmpty
     }
 
-    /// Whether a reminder for this appointment and start time was ever enqueued.
-    package func hasReminder(forAppointment id: UUID, start: Date) async throws -> Bool {
-        try await db.sql.raw("""
-            SELECT id FROM mail_outbox WHERE appointment_id = \(bind: id) AND reminder_for = \(bind: start)
-            """).first() != nil
-    }
-
-    /// A queued reminder whose appointment was cancelled or moved is not sent (a moved one gets its own reminder).
-    package func withdrawReminders(ofAppointment id: UUID, reason: String, now: Date) async throws {
-        try await db.sql.raw("""
-            UPDATE mail_outbox SET status = 'failed', last_error = \(bind: reason), updated_at = \(bind: now)
-            WHERE appointment_id = \(bind: id) AND kind = 'appointment_reminder' AND status = 'queued'
-            """).run()
-    }
-
-    /// The SEQUENCE the appointment's next calendar message carries: one more than the last one enqueued, 0 for the
-    /// first. Called inside the transaction that holds the appointment's row lock, so two changes never share one.
-    package func nextSequence(forAppointment id: UUID) async throws -> Int {
-        let row = try await db.sql.raw(
-            "SELECT MAX(ics_sequence) AS last FROM mail_outbox WHERE appointment_id = \(bind: id)").first()
-        guard let last = try row?.decode(column: "last", as: Int?.self) else { return 0 }
-        return last + 1
-    }
-
-    /// An appointment's calendar messages go out in SEQUENCE order: one waits while an earlier one of the same
-    /// appointment is still queued or being sent (a dead-lettered one no longer holds it back). Instants are stored
-    /// in whole seconds, so the creation time alone cannot order messages written in the same second.
-    static let noEarlierPending = """
-        NOT EXISTS (SELECT 1 FROM mail_outbox earlier
-                    WHERE earlier.appointment_id = mail_outbox.appointment_id
-                      AND earlier.ics_sequence < mail_outbox.ics_sequence
-                      AND earlier.status IN ('queued', 'sending'))
-        """
-
     /// Claims the oldest due message: `queued` and due, or `sending` with an expired lease (its worker died).
     package func claim(owner processOwner: String, leaseSeconds: Int, now: Date) async throws -> ClaimedMail? {
         let owner = "\(processOwner)/\(UUID().uuidString.prefix(8).lowercased())"
         let expires = now.addingTimeInterval(TimeInterval(leaseSeconds))
         // A plain read first, so an idle poll never takes SQLite's write lock (or opens a PostgreSQL transaction).
         let due = try await db.sql.raw("""
-            SELECT id FROM mail_outbox
+            SELECT id FROM \(ident: table.name)
             WHERE ((status = 'queued' AND available_at <= \(bind: now))
                OR (status = 'sending' AND lease_expires_at < \(bind: now)))
-              AND \(unsafeRaw: Self.noEarlierPending)
+              \(unsafeRaw: condition)
             LIMIT 1
             """).first()
         guard due != nil else { return nil }
         return try await db.writeTransaction { db -> ClaimedMail? in
             let lock = db.engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
             guard let row = try await db.sql.raw("""
-                SELECT id FROM mail_outbox
+                SELECT id FROM \(ident: table.name)
                 WHERE ((status = 'queued' AND available_at <= \(bind: now))
                    OR (status = 'sending' AND lease_expires_at < \(bind: now)))
-                  AND \(unsafeRaw: Self.noEarlierPending)
+                  \(unsafeRaw: condition)
                 ORDER BY available_at, created_at, ics_sequence, id
                 LIMIT 1\(unsafeRaw: lock)
                 """).first() else { return nil }
             let candidate = try row.decode(column: "id", as: UUID.self)
             guard let claimed = try await db.sql.raw("""
-                UPDATE mail_outbox SET status = 'sending', lease_owner = \(bind: owner),
+                UPDATE \(ident: table.name) SET status = 'sending', lease_owner = \(bind: owner),
                     lease_expires_at = \(bind: expires), attempts = attempts + 1, updated_at = \(bind: now)
                 WHERE id = \(bind: candidate) AND ((status = 'queued' AND available_at <= \(bind: now))
                        OR (status = 'sending' AND lease_expires_at < \(bind: now)))
@@ -163,7 +153,7 @@ package struct MailOutboxStore: Sendable {
     @discardableResult
     package func markSent(_ mail: ClaimedMail, now: Date) async throws -> Bool {
         try await !db.sql.raw("""
-            UPDATE mail_outbox SET status = 'sent', sent_at = \(bind: now), lease_owner = NULL,
+            UPDATE \(ident: table.name) SET status = 'sent', sent_at = \(bind: now), lease_owner = NULL,
                 lease_expires_at = NULL, last_error = NULL, updated_at = \(bind: now)
             WHERE id = \(bind: mail.id) AND status = 'sending' AND lease_owner = \(bind: mail.owner)
             RETURNING id
@@ -173,7 +163,7 @@ package struct MailOutboxStore: Sendable {
     /// A transient failure: back to `queued`, due after `delay`.
     package func retryLater(_ mail: ClaimedMail, error: String, delay: TimeInterval, now: Date) async throws {
         try await db.sql.raw("""
-            UPDATE mail_outbox SET status = 'queued', available_at = \(bind: now.addingTimeInterval(delay)),
+            UPDATE \(ident: table.name) SET status = 'queued', available_at = \(bind: now.addingTimeInterval(delay)),
                 lease_owner = NULL, lease_expires_at = NULL, last_error = \(bind: String(error.prefix(1000))),
                 updated_at = \(bind: now)
             WHERE id = \(bind: mail.id) AND status = 'sending' AND lease_owner = \(bind: mail.owner)
@@ -183,7 +173,7 @@ package struct MailOutboxStore: Sendable {
     /// Dead letter: a permanent failure, or the last allowed attempt failed. The reason is kept.
     package func markFailed(_ mail: ClaimedMail, error: String, now: Date) async throws {
         try await db.sql.raw("""
-            UPDATE mail_outbox SET status = 'failed', lease_owner = NULL, lease_expires_at = NULL,
+            UPDATE \(ident: table.name) SET status = 'failed', lease_owner = NULL, lease_expires_at = NULL,
                 last_error = \(bind: String(error.prefix(1000))), updated_at = \(bind: now)
             WHERE id = \(bind: mail.id) AND status = 'sending' AND lease_owner = \(bind: mail.owner)
             """).run()
@@ -191,7 +181,7 @@ package struct MailOutboxStore: Sendable {
 
     package func counts() async throws -> MailOutboxCounts {
         var counts = MailOutboxCounts()
-        for row in try await db.sql.raw("SELECT status, COUNT(*) AS n FROM mail_outbox GROUP BY status").all() {
+        for row in try await db.sql.raw("SELECT status, COUNT(*) AS n FROM \(ident: table.name) GROUP BY status").all() {
             let n = try row.decode(column: "n", as: Int.self)
             switch try row.decode(column: "status", as: String.self) {
             case "queued": counts.queued = n

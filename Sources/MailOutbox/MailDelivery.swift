@@ -4,12 +4,13 @@ import Foundation
 import Logging
 import Mail
 
-/// Drains `mail_outbox`: claims one due message with a lease, hands it to the transport, and records the outcome.
+/// Drains a product's outbox table: claims one due message with a lease, hands it to the transport, and records the outcome.
 /// At least once: a worker that dies after the server accepted a message but before `markSent` leaves a lease that
 /// expires, and the message goes again with the same Message-ID (receivers and people can tell the duplicate).
 /// A 4yz reply or a connection failure backs off exponentially up to the cap; a 5yz reply, or the last allowed
 /// attempt, dead-letters the message with the reason.
 package struct MailDelivery: Sendable {
+    package let table: MailOutboxTable
     package let transport: any MailTransport
     package let settings: MailSettings
     package let metrics: MetricsRegistry
@@ -17,7 +18,11 @@ package struct MailDelivery: Sendable {
     /// This process, for the lease owner column.
     package let owner: String
 
-    package init(transport: any MailTransport, settings: MailSettings, metrics: MetricsRegistry, clock: any AppClock, owner: String) {
+    package init(
+        table: MailOutboxTable, transport: any MailTransport, settings: MailSettings, metrics: MetricsRegistry,
+        clock: any AppClock, owner: String
+    ) {
+        self.table = table
         self.transport = transport
         self.settings = settings
         self.metrics = metrics
@@ -28,7 +33,7 @@ package struct MailDelivery: Sendable {
     /// Delivers due messages until none is left; returns how many attempts were made.
     @discardableResult
     package func runOnce(on db: any Database, logger: Logger) async throws -> Int {
-        let store = MailOutboxStore(db: db)
+        let store = MailOutboxStore(db: db, table: table)
         var attempts = 0
         // Bounded, so one run never starves shutdown; the next run takes the rest.
         while attempts < 100, !Task.isCancelled,
