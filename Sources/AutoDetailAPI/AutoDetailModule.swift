@@ -1,5 +1,6 @@
 import AppCore
 import Fluent
+import MailOutbox
 import Foundation
 import ObjectStorage
 import Vapor
@@ -11,7 +12,7 @@ public enum AutoDetailModule {
         M0201_CreateServices(), M0202_CreateStudioSettings(), M0203_CreateAPIKeys(), M0204_CreateInstallProfiles(),
         M0205_CreateMessages(), M0206_CreateAppointments(), M0207_CreatePhotosAndUploads(), M0208_CreateAdminUsers(),
         M0209_CreateIdempotencyRecords(), M0210_AddAdminTokenVersion(), M0211_CreateObjectPurges(),
-        M0212_AddAdminSessionDevices(),
+        M0212_AddAdminSessionDevices(), M0213_AddAdminPasswordReset(),
     ]
 
     public static func configure(_ app: Application) throws {
@@ -30,6 +31,7 @@ public enum AutoDetailModule {
         app.autodetailKeyUsage = usage
         app.autodetailKeyCache = KeyCallerCache()
         app.lifecycle.use(KeyUsageFlushing(recorder: usage))
+        _ = try MailOutboxSetup.transport(of: app)
         let limits = RateLimits(ledger: app.core.attempts, clock: app.core.clock)
 
         try routes(app, usage: usage, limits: limits)
@@ -47,8 +49,10 @@ public enum AutoDetailModule {
         try await AutoDetailDemoSeed.run(app)
     }
 
-    /// Work of processes that run workers: the hourly cleanup of unlinked uploads (and expired idempotency records).
+    /// Work of processes that run workers: the studio's email delivery and the hourly cleanup of unlinked uploads (and
+    /// expired idempotency records).
     public static func startBackgroundWork(_ app: Application) {
+        MailOutboxSetup.startDelivery(of: .studio, app)
         app.lifecycle.use(PeriodicTask(name: "autodetail-upload-cleanup", interval: UploadCleanup.interval) { app in
             do {
                 try await UploadCleanup.runOnce(app)

@@ -21,7 +21,8 @@ public enum StudioConsole {
                 .init("API keys", "/settings/api-keys"),
             ],
             signIn: StudioSignIn(), signInHeading: "Sign in to the studio",
-            signInHint: "Use the AutoDetail Hub admin account.")
+            signInHint: "Use the AutoDetail Hub admin account.", passwordReset: StudioPasswordResetService())
+        StudioPasswordReset.setConfirmPagePath(mount.path("/password-reset/confirm"), on: app)
         try ConsoleSite.mount(app, at: mount, site, session: StudioSessionMiddleware()) { chrome, pages in
             let context = StudioContext(chrome: chrome, mount: mount)
             OverviewPage(context: context).boot(pages)

@@ -127,6 +127,7 @@ package struct StudioSettingsView: Sendable {
     package let capacity: Int
     package let bookingWindowDays: Int
     package let leadTimeMinutes: Int
+    package let adminEmail: String?
     package let updatedAt: Date
 
     init(_ settings: StudioSettings) {
@@ -140,6 +141,7 @@ package struct StudioSettingsView: Sendable {
         capacity = settings.capacity
         bookingWindowDays = settings.bookingWindowDays
         leadTimeMinutes = settings.leadTimeMinutes
+        adminEmail = settings.adminEmail
         updatedAt = settings.updatedAt
     }
 }

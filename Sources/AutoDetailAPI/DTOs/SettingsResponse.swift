@@ -21,10 +21,12 @@ struct SettingsResponse: Encodable, Sendable {
     let capacity: Int
     let bookingWindowDays: Int
     let leadTimeMinutes: Int
+    let adminEmail: String?
     let updatedAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case studioName, timezone, workingHours, slotStepMinutes, capacity, bookingWindowDays, leadTimeMinutes, updatedAt
+        case studioName, timezone, workingHours, slotStepMinutes, capacity, bookingWindowDays, leadTimeMinutes, adminEmail,
+            updatedAt
     }
 
     struct DayKey: CodingKey {
@@ -42,6 +44,7 @@ struct SettingsResponse: Encodable, Sendable {
         capacity = s.capacity
         bookingWindowDays = s.bookingWindowDays
         leadTimeMinutes = s.leadTimeMinutes
+        adminEmail = s.adminEmail
         updatedAt = s.updatedAt
     }
 
@@ -59,6 +62,8 @@ struct SettingsResponse: Encodable, Sendable {
         try c.encode(capacity, forKey: .capacity)
         try c.encode(bookingWindowDays, forKey: .bookingWindowDays)
         try c.encode(leadTimeMinutes, forKey: .leadTimeMinutes)
+        // Always present: null until the admin gives an address.
+        try c.encode(adminEmail, forKey: .adminEmail)
         try c.encode(updatedAt, forKey: .updatedAt)
     }
 }

@@ -10,6 +10,8 @@ struct StudioSettings: Sendable {
     var capacity: Int
     var bookingWindowDays: Int
     var leadTimeMinutes: Int
+    /// Where the admin's password reset links go; nil: no reset by email.
+    var adminEmail: String?
     var updatedAt: Date
 
     var zone: TimeZone { TimeZone.stored(timezone) }
@@ -18,7 +20,7 @@ struct StudioSettings: Sendable {
     static func defaults(now: Date) -> StudioSettings {
         StudioSettings(
             studioName: "AutoDetail Hub", timezone: "Europe/Moscow", hours: .standard, slotStepMinutes: 30,
-            capacity: 2, bookingWindowDays: 30, leadTimeMinutes: 60, updatedAt: now)
+            capacity: 2, bookingWindowDays: 30, leadTimeMinutes: 60, adminEmail: nil, updatedAt: now)
     }
 }
 

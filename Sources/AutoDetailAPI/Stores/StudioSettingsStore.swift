@@ -48,7 +48,8 @@ struct StudioSettingsStore: Sendable {
                 working_hours = \(bind: WorkingHoursCoding.encode(settings.hours)),
                 slot_step_minutes = \(bind: settings.slotStepMinutes), capacity = \(bind: settings.capacity),
                 booking_window_days = \(bind: settings.bookingWindowDays),
-                lead_time_minutes = \(bind: settings.leadTimeMinutes), updated_at = \(bind: settings.updatedAt)
+                lead_time_minutes = \(bind: settings.leadTimeMinutes),
+                admin_email = \(bind: settings.adminEmail), updated_at = \(bind: settings.updatedAt)
             WHERE id = 1
             """).run()
     }

@@ -78,6 +78,8 @@ public struct StudioSettings: Codable, Sendable, Hashable {
     public let capacity: Int
     public let bookingWindowDays: Int
     public let leadTimeMinutes: Int
+    /// Where a forgotten console password's reset link is sent; nil: nowhere (and from servers that predate it).
+    public let adminEmail: String?
     public let updatedAt: String
 
     /// The weekday keys in week order.

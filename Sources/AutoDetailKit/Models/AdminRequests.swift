@@ -112,10 +112,13 @@ public struct SettingsUpdateRequest: Encodable, Sendable, Hashable {
     public var capacity: Int?
     public var bookingWindowDays: Int?
     public var leadTimeMinutes: Int?
+    /// An address, or "" to remove it.
+    public var adminEmail: String?
 
     public init(
         studioName: String? = nil, timezone: String? = nil, workingHours: [String: DayHours?]? = nil,
-        slotStepMinutes: Int? = nil, capacity: Int? = nil, bookingWindowDays: Int? = nil, leadTimeMinutes: Int? = nil
+        slotStepMinutes: Int? = nil, capacity: Int? = nil, bookingWindowDays: Int? = nil, leadTimeMinutes: Int? = nil,
+        adminEmail: String? = nil
     ) {
         self.studioName = studioName
         self.timezone = timezone
@@ -124,15 +127,17 @@ public struct SettingsUpdateRequest: Encodable, Sendable, Hashable {
         self.capacity = capacity
         self.bookingWindowDays = bookingWindowDays
         self.leadTimeMinutes = leadTimeMinutes
+        self.adminEmail = adminEmail
     }
 
     public var isEmpty: Bool {
         studioName == nil && timezone == nil && workingHours == nil && slotStepMinutes == nil && capacity == nil
-            && bookingWindowDays == nil && leadTimeMinutes == nil
+            && bookingWindowDays == nil && leadTimeMinutes == nil && adminEmail == nil
     }
 
     enum CodingKeys: String, CodingKey {
-        case studioName, timezone, workingHours, slotStepMinutes, capacity, bookingWindowDays, leadTimeMinutes
+        case studioName, timezone, workingHours, slotStepMinutes, capacity, bookingWindowDays, leadTimeMinutes,
+            adminEmail
     }
 
     struct DayKey: CodingKey {
@@ -159,6 +164,7 @@ public struct SettingsUpdateRequest: Encodable, Sendable, Hashable {
         try c.encodeIfPresent(capacity, forKey: .capacity)
         try c.encodeIfPresent(bookingWindowDays, forKey: .bookingWindowDays)
         try c.encodeIfPresent(leadTimeMinutes, forKey: .leadTimeMinutes)
+        try c.encodeIfPresent(adminEmail, forKey: .adminEmail)
     }
 }
 

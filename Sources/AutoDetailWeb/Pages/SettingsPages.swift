@@ -138,6 +138,11 @@ struct SettingsPages: Sendable {
                                        type: "number", required: true, hint: "Minimum notice for client bookings, 0–10080.",
                                        extra: [.attr("data-type", "integer")])
                 ),
+                ConsoleForms.field("Admin email", name: "adminEmail", value: settings.adminEmail ?? "", type: "email",
+                                   hint: "Where a link to reset the console password is sent if it is forgotten. "
+                                       + "Leave empty for no reset by email.",
+                                   extra: [.attr("autocomplete", "email"), .attr("maxlength", "254"),
+                                           .attr("data-null-when-empty", "")]),
                 ConsoleForms.formError(),
                 .button(.type(.submit), .class("primary"), .text("Save settings"))
             )

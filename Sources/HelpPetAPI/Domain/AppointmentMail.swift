@@ -23,15 +23,7 @@ package struct AppointmentMailFacts: Sendable {
 /// an iCalendar part whose UID is the appointment's (so a calendar updates one event).
 package enum AppointmentMail {
     /// `MAIL_FROM`, `Name <address>` or a bare address.
-    package static func parseSender(_ text: String) -> MailAddress {
-        if let open = text.lastIndex(of: "<"), let close = text.lastIndex(of: ">"), open < close {
-            let address = String(text[text.index(after: open)..<close]).trimmingCharacters(in: .whitespaces)
-            var name = String(text[..<open]).trimmingCharacters(in: .whitespaces)
-            if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
-            return MailAddress(address, displayName: name.isEmpty ? nil : name)
-        }
-        return MailAddress(text.trimmingCharacters(in: .whitespaces))
-    }
+    package static func parseSender(_ text: String) -> MailAddress { MailAddress.parse(text) }
 
     /// The UID of an appointment's calendar event: stable for its lifetime, unique across practices.
     package static func uid(_ appointmentID: UUID, domain: String) -> String {
@@ -120,18 +112,5 @@ package enum AppointmentMail {
         return "\(formatter.string(from: date)) (\(zone.identifier))"
     }
 
-    static func html(_ text: some StringProtocol) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    static func html(_ text: some StringProtocol) -> String { NoticeMail.html(text) }
 }

@@ -32,21 +32,10 @@ enum PasswordResetMail {
         to account: PasswordAccount, subject: String, paragraphs: [String], link: String?, closing: String,
         sender: MailAddress, now: Date
     ) -> MailMessage {
-        let greeting = "Hello \(account.fullName.isEmpty ? account.username : account.fullName),"
-        let text = ([greeting, ""] + paragraphs.flatMap { [$0, ""] } + (link.map { [$0, ""] } ?? []) + [closing, "", "HelpPet"])
-            .joined(separator: "\n")
-        let linkHTML = link.map { "<p><a href=\"\(AppointmentMail.html($0))\">\(AppointmentMail.html($0))</a></p>" } ?? ""
-        let html = """
-            <!DOCTYPE html>
-            <html><head><meta charset="utf-8"><title>\(AppointmentMail.html(subject))</title></head>
-            <body><p>\(AppointmentMail.html(greeting))</p>
-            \(paragraphs.map { "<p>\(AppointmentMail.html($0))</p>" }.joined(separator: "\n"))
-            \(linkHTML)
-            <p>\(AppointmentMail.html(closing))</p>
-            <p>HelpPet</p></body></html>
-            """
-        return MailMessage(
-            from: MailAddress(sender.address, displayName: "HelpPet"), to: [MailAddress(account.email)], subject: subject,
-            text: text, html: html, date: now, messageID: MailMessage.newMessageID(domain: sender.domain))
+        NoticeMail(
+            productName: "HelpPet", subject: subject,
+            greeting: "Hello \(account.fullName.isEmpty ? account.username : account.fullName),",
+            paragraphs: paragraphs, link: link, closing: closing
+        ).message(to: MailAddress(account.email), sender: sender, now: now)
     }
 }

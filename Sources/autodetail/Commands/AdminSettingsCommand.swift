@@ -31,11 +31,13 @@ struct AdminSettingsCommand: AsyncParsableCommand {
         @Option(name: .long, help: "Bays working in parallel (1-20).") var capacity: Int?
         @Option(name: .long, help: "Days ahead that can be booked (1-365).") var bookingWindow: Int?
         @Option(name: .long, help: "Minutes between now and the earliest bookable start.") var leadTime: Int?
+        @Option(name: .long, help: "Where a forgotten console password's reset link goes (\"\" removes it).")
+        var adminEmail: String?
 
         func validate() throws {
             _ = try Self.parseHours(hours)
             if studioName == nil && timezone == nil && hours.isEmpty && slotStep == nil && capacity == nil
-                && bookingWindow == nil && leadTime == nil
+                && bookingWindow == nil && leadTime == nil && adminEmail == nil
             {
                 throw ValidationError("Nothing to update: give at least one option (see --help)")
             }
@@ -61,7 +63,7 @@ struct AdminSettingsCommand: AsyncParsableCommand {
             let client = global.makeClient()
             var update = SettingsUpdateRequest(
                 studioName: studioName, timezone: timezone, slotStepMinutes: slotStep, capacity: capacity,
-                bookingWindowDays: bookingWindow, leadTimeMinutes: leadTime)
+                bookingWindowDays: bookingWindow, leadTimeMinutes: leadTime, adminEmail: adminEmail)
             let changes = try Self.parseHours(hours)
             if !changes.isEmpty {
                 // The server replaces all seven days at once: start from the current week and apply the changes.
@@ -82,7 +84,7 @@ func printSettings(_ s: StudioSettings) {
     var pairs: [(String, String)] = [
         ("Studio", s.studioName), ("Time zone", s.timezone), ("Slot step", "\(s.slotStepMinutes) min"),
         ("Capacity", "\(s.capacity) bays"), ("Booking window", "\(s.bookingWindowDays) days"),
-        ("Lead time", "\(s.leadTimeMinutes) min"),
+        ("Lead time", "\(s.leadTimeMinutes) min"), ("Admin email", s.adminEmail ?? "none"),
     ]
     for day in StudioSettings.weekdays {
         let hours = (s.workingHours[day] ?? nil).map { "\($0.open)–\($0.close)" } ?? "closed"

@@ -9,7 +9,7 @@ import VaporTesting
         try await withTestApp(clock: Fixture.clock()) { app in
             let admin = try await app.adminToken()
             let current = try await app.get("/api/admin/settings", bearer: admin)
-            #expect(current.json.keys == ["studioName", "timezone", "workingHours", "slotStepMinutes", "capacity", "bookingWindowDays", "leadTimeMinutes", "updatedAt"])
+            #expect(current.json.keys == ["studioName", "timezone", "workingHours", "slotStepMinutes", "capacity", "bookingWindowDays", "leadTimeMinutes", "adminEmail", "updatedAt"])
             #expect(current.json["studioName"].string == "AutoDetail Hub" && current.json["timezone"].string == "Europe/Moscow")
             #expect(current.json["workingHours"].keys == ["mon", "tue", "wed", "thu", "fri", "sat", "sun"])
             #expect(current.json["workingHours"]["sun"]["open"].string == "09:00")

@@ -1,5 +1,6 @@
 import AppCore
 import Foundation
+import Mail
 import Vapor
 
 /// Studio settings (contract §3.2, §4.7.6): partial at the top level; `workingHours` replaces all seven days. The
@@ -8,6 +9,8 @@ struct AdminSettingsController: RouteCollection {
     static let fields = [
         "studioName", "timezone", "workingHours", "slotStepMinutes", "capacity", "bookingWindowDays", "leadTimeMinutes",
     ]
+    /// May be null (or empty): no address, so no password reset by email.
+    static let clearableFields = ["adminEmail"]
 
     func boot(routes: any RoutesBuilder) throws {
         routes.get("settings", use: show)
@@ -20,7 +23,7 @@ struct AdminSettingsController: RouteCollection {
 
     @Sendable func update(req: Request) async throws -> Response {
         let body = try req.autodetailBody()
-        guard body.containsAny(of: Self.fields) else { throw APIError.nothingToUpdate }
+        guard body.containsAny(of: Self.fields + Self.clearableFields) else { throw APIError.nothingToUpdate }
         if case .object(let days)? = body.object["workingHours"] { try Self.requireDays(days) }
 
         for name in Self.fields { try body.rejectNull(name) }
@@ -33,6 +36,7 @@ struct AdminSettingsController: RouteCollection {
         let capacity = try body.integer("capacity", range: 1...20)
         let window = try body.integer("bookingWindowDays", range: 1...365)
         let lead = try body.integer("leadTimeMinutes", range: 0...10_080)
+        let adminEmail = try Self.adminEmail(body)
 
         let updated = try await req.studioSettings.update(now: req.now) { settings in
             if let studioName { settings.studioName = studioName }
@@ -42,6 +46,7 @@ struct AdminSettingsController: RouteCollection {
             if let capacity { settings.capacity = capacity }
             if let window { settings.bookingWindowDays = window }
             if let lead { settings.leadTimeMinutes = lead }
+            if let adminEmail { settings.adminEmail = adminEmail }
         }
         return try JSONResponse.make(SettingsResponse(updated))
     }
@@ -60,6 +65,22 @@ struct AdminSettingsController: RouteCollection {
             }
         }
         if !missing.isEmpty { throw APIError.missingFields(missing) }
+    }
+
+    /// `.some(nil)` clears the address (null or an empty string); nil leaves it as it is.
+    static func adminEmail(_ body: FieldReader) throws -> String?? {
+        switch body.object["adminEmail"] {
+        case nil: return nil
+        case .null?: return .some(nil)
+        case .string(let s)?:
+            let address = s.trimmingCharacters(in: .whitespacesAndNewlines)
+            if address.isEmpty { return .some(nil) }
+            guard MailAddress.isPlausible(address) else {
+                throw APIError.invalidField("adminEmail", "must be an email address")
+            }
+            return .some(address)
+        default: throw APIError.invalidField("adminEmail", "must be a string")
+        }
     }
 
     /// A tz database identifier (not `Etc/…`) or exactly `UTC`, matched exactly.

@@ -4,7 +4,7 @@ import Foundation
 struct SettingsRow: Decodable, Sendable {
     static let columns = """
         st.studio_name, st.timezone, st.working_hours, st.slot_step_minutes, st.capacity, st.booking_window_days,
-        st.lead_time_minutes, st.updated_at
+        st.lead_time_minutes, st.admin_email, st.updated_at
         """
 
     let studioName: String
@@ -14,12 +14,13 @@ struct SettingsRow: Decodable, Sendable {
     let capacity: Int
     let bookingWindowDays: Int
     let leadTimeMinutes: Int
+    let adminEmail: String?
     let updatedAt: Date
 
     var settings: StudioSettings {
         StudioSettings(
             studioName: studioName, timezone: timezone, hours: WorkingHoursCoding.decode(workingHours),
             slotStepMinutes: slotStepMinutes, capacity: capacity, bookingWindowDays: bookingWindowDays,
-            leadTimeMinutes: leadTimeMinutes, updatedAt: updatedAt)
+            leadTimeMinutes: leadTimeMinutes, adminEmail: adminEmail, updatedAt: updatedAt)
     }
 }
