@@ -106,6 +106,15 @@ package struct MailOutboxStore: Sendable {
         return !rows.isEmpty
     }
 
+    /// `enqueue`, counting a queued message in `mail_messages_queued_total` (at the insert, the last statement of the
+    /// caller's transaction: a commit that then fails over-counts one).
+    @discardableResult
+    package func enqueue(_ mail: OutgoingMail, now: Date, counting metrics: MetricsRegistry?) async throws -> Bool {
+        let inserted = try await enqueue(mail, now: now)
+        if inserted { metrics?.counter("mail_messages_queued_total", labels: [("channel", "email")]).increment() }
+        return inserted
+    }
+
     /// Claims the oldest due message: `queued` and due, or `sending` with an expired lease (its worker died).
     package func claim(owner processOwner: String, leaseSeconds: Int, now: Date) async throws -> ClaimedMail? {
         let owner = "\(processOwner)/\(UUID().uuidString.prefix(8).lowercased())"

@@ -109,8 +109,6 @@ struct StudioPasswordResets: Sendable {
         let mail = OutgoingMail(
             messageID: message.messageID, kind: kind, sender: sender.address, recipient: address,
             rawMessage: message.render())
-        if try await MailOutboxStore(db: db, table: .studio).enqueue(mail, now: now) {
-            metrics?.counter("mail_messages_queued_total", labels: [("channel", "email")]).increment()
-        }
+        try await MailOutboxStore(db: db, table: .studio).enqueue(mail, now: now, counting: metrics)
     }
 }

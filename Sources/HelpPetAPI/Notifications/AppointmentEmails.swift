@@ -51,17 +51,13 @@ package struct AppointmentEmails: Sendable {
         let isReminder = kind == .appointmentReminder
         let sequence = try await outbox.nextSequence(forAppointment: appointmentID)
         let message = AppointmentMail.message(kind, facts: facts, sequence: sequence, sender: sender, now: now)
-        let inserted = try await outbox.enqueue(
+        return try await outbox.enqueue(
             OutgoingMail(
                 messageID: message.messageID, kind: kind.rawValue, appointmentID: appointmentID,
                 icsSequence: isReminder ? nil : sequence, sender: sender.address, recipient: owner.email,
                 rawMessage: message.render(), reminderFor: isReminder ? appointment.appointmentDate : nil,
                 sendBefore: isReminder ? appointment.appointmentDate : nil),
-            now: now)
-        guard inserted else { return false }
-        // Counted at the insert, the last statement of the caller's transaction (a failing commit over-counts one).
-        metrics?.counter("mail_messages_queued_total", labels: [("channel", "email")]).increment()
-        return true
+            now: now, counting: metrics)
     }
 
     /// The owner's own choices (mirroring the original app's owner model): notifications on, and email as the

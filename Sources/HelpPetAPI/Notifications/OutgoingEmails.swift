@@ -21,8 +21,6 @@ struct OutgoingEmails: Sendable {
     /// Returns whether the message was queued (a unique index may refuse a second one).
     @discardableResult
     func enqueue(_ mail: OutgoingMail, now: Date) async throws -> Bool {
-        let inserted = try await MailOutboxStore(db: db).enqueue(mail, now: now)
-        if inserted { metrics?.counter("mail_messages_queued_total", labels: [("channel", "email")]).increment() }
-        return inserted
+        try await MailOutboxStore(db: db).enqueue(mail, now: now, counting: metrics)
     }
 }
