@@ -25,12 +25,16 @@ struct AdminPasswordResetStore: Sendable {
     /// Uses the link, if it is unused and unexpired, and returns its admin. One statement decides, so of two
     /// concurrent uses of one link exactly one gets the admin.
     func use(tokenHash: String, now: Date) async throws -> UUID? {
-        struct Row: Decodable { let admin_user_id: UUID }
+        struct Row: Decodable {
+            let adminUserID: UUID
+
+            enum CodingKeys: String, CodingKey { case adminUserID = "admin_user_id" }
+        }
         return try await db.sql.raw("""
             UPDATE ad_admin_password_resets SET used_at = \(bind: now)
             WHERE token_hash = \(bind: tokenHash) AND used_at IS NULL AND expires_at > \(bind: now)
             RETURNING admin_user_id
-            """).first(decoding: Row.self)?.admin_user_id
+            """).first(decoding: Row.self)?.adminUserID
     }
 
     /// Voids the admin's other unused links (a reset done with one link ends the others).

@@ -37,14 +37,14 @@ struct BearerAuthMiddleware: AsyncMiddleware {
         // From the process-local cache (at most one second old, ReadPathCaches): no query on most requests.
         guard let identity = try await request.readPathCaches.identity(of: userID, on: request.db) else { throw invalid }
         // A deactivated user's tokens say so (§2.2), although the deactivation also moved the version on.
-        guard identity.is_active else { throw APIError.unauthorized("Inactive user") }
+        guard identity.isActive else { throw APIError.unauthorized("Inactive user") }
         // Every password, role or activation change increments the version: older tokens are void (§2.1).
-        guard tokenVersion == identity.token_version else { throw invalid }
+        guard tokenVersion == identity.tokenVersion else { throw invalid }
 
         let role = identity.userRole
         request.setCaller(Caller(
-            id: userID, role: role, practiceID: identity.practice_id,
-            petOwnerID: role == .petOwner ? identity.linked_pet_owner_id : nil))
+            id: userID, role: role, practiceID: identity.practiceID,
+            petOwnerID: role == .petOwner ? identity.linkedPetOwnerID : nil))
         request.loggedSubject = userID.lowercased
     }
 }

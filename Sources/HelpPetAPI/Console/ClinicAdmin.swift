@@ -35,9 +35,9 @@ package enum ClinicAdmin {
     package static func users(request: Request) async throws -> [ConsoleUserRow] {
         try request.caller.requireAdmin()
         return try await OwnerDirectoryStore.users(on: request.db).map {
-            ConsoleUserRow(id: $0.id, username: $0.username, fullName: $0.full_name, email: $0.email,
+            ConsoleUserRow(id: $0.id, username: $0.username, fullName: $0.fullName, email: $0.email,
                            role: UserRole(rawValue: $0.role) ?? .pending,
-                           practiceID: $0.practice_id, isActive: $0.is_active, requestedPracticeID: $0.requested_practice_id)
+                           practiceID: $0.practiceID, isActive: $0.isActive, requestedPracticeID: $0.requestedPracticeID)
         }
     }
 

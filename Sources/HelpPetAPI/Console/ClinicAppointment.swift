@@ -57,8 +57,8 @@ package enum ClinicAppointment {
         guard let first = rows.first else { throw APIError.appointmentNotFound }
         var consent: ClinicRecordingConsent?
         let pets: [ClinicAppointmentPet] = rows.compactMap { row in
-            guard let petID = row.pet_id, let name = row.pet_name else { return nil }
-            let metadata = row.visit_metadata ?? [:]
+            guard let petID = row.petID, let name = row.petName else { return nil }
+            let metadata = row.visitMetadata ?? [:]
             if consent == nil, case .object(let stored)? = metadata["recording_consent"] {
                 consent = ClinicRecordingConsent(
                     confirmedBy: stored["confirmed_by"].flatMap(Self.string),
@@ -66,9 +66,9 @@ package enum ClinicAppointment {
             }
             var previous = 0
             if case .array(let list)? = metadata["previous_recordings"] { previous = list.count }
-            let state = recordingState(visitID: row.visit_id, state: row.visit_state, source: row.visit_source)
+            let state = recordingState(visitID: row.visitID, state: row.visitState, source: row.visitSource)
             return ClinicAppointmentPet(
-                id: petID, name: name, species: row.pet_species ?? "", breed: row.pet_breed, visitID: row.visit_id,
+                id: petID, name: name, species: row.petSpecies ?? "", breed: row.petBreed, visitID: row.visitID,
                 recordingState: state,
                 hasRecording: ["processing", "transcribed", "failed"].contains(state) || previous > 0,
                 previousRecordings: previous, transcriptionNote: metadata["transcription_note"].flatMap(Self.string))
@@ -76,19 +76,19 @@ package enum ClinicAppointment {
         return ClinicAppointmentDetail(
             id: first.id,
             practice: SchedulePractice(
-                id: first.practice_id, name: first.practice_name,
-                timezone: TimeZone.stored(first.practice_timezone)),
-            start: first.appointment_date, durationMinutes: first.duration_minutes, type: first.appointment_type,
+                id: first.practiceID, name: first.practiceName,
+                timezone: TimeZone.stored(first.practiceTimezone)),
+            start: first.appointmentDate, durationMinutes: first.durationMinutes, type: first.appointmentType,
             status: first.status, title: first.title, description: first.description, notes: first.notes,
-            vetID: first.assigned_vet_user_id, vetName: first.vet_name, ownerID: first.owner_id,
-            ownerName: "\(first.owner_first_name) \(first.owner_last_name)", ownerPhone: first.owner_phone,
-            ownerEmail: first.owner_email, pets: pets, consent: consent,
-            consentRequired: first.recording_consent_required)
+            vetID: first.assignedVetUserID, vetName: first.vetName, ownerID: first.ownerID,
+            ownerName: "\(first.ownerFirstName) \(first.ownerLastName)", ownerPhone: first.ownerPhone,
+            ownerEmail: first.ownerEmail, pets: pets, consent: consent,
+            consentRequired: first.recordingConsentRequired)
     }
 
     /// The practice's active vets (the page's "assigned vet" choice).
     package static func vets(request: Request, practiceID: UUID) async throws -> [ScheduleVet] {
-        try await BoardStore.vets(practice: practiceID, on: request.db).map { ScheduleVet(id: $0.id, name: $0.full_name) }
+        try await BoardStore.vets(practice: practiceID, on: request.db).map { ScheduleVet(id: $0.id, name: $0.fullName) }
     }
 
     /// The board's words for a visit's recording, for any visit (a pending reservation is `uploading`).

@@ -37,14 +37,14 @@ package enum ClinicOwners {
         var pets: [UUID: [ConsolePetBrief]] = [:]
         for row in rows {
             if owners[row.id] == nil { order.append(row.id); owners[row.id] = row }
-            if let petID = row.pet_id, let name = row.pet_name {
+            if let petID = row.petID, let name = row.petName {
                 pets[row.id, default: []].append(ConsolePetBrief(
-                    id: petID, name: name, species: row.pet_species ?? "", isActive: row.pet_is_active ?? true))
+                    id: petID, name: name, species: row.petSpecies ?? "", isActive: row.petIsActive ?? true))
             }
         }
         return order.map { id in
             let row = owners[id]!
-            return ConsoleOwner(id: id, firstName: row.first_name, lastName: row.last_name, email: row.email,
+            return ConsoleOwner(id: id, firstName: row.firstName, lastName: row.lastName, email: row.email,
                                 phone: row.phone, address: nil, pets: pets[id] ?? [])
         }
     }

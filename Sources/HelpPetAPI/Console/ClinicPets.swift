@@ -72,11 +72,11 @@ package enum ClinicPets {
         }
         let p = row.pet, o = row.owner
         return ConsolePet(
-            id: p.id, ownerID: p.owner_id, ownerName: "\(o.owner_first_name) \(o.owner_last_name)",
-            ownerEmail: o.owner_email, ownerPhone: o.owner_phone, name: p.name, species: p.species, breed: p.breed,
-            color: p.color, gender: p.gender, dateOfBirth: p.date_of_birth, weight: p.weight,
-            microchipNumber: p.microchip_number, allergies: p.allergies, isActive: p.is_active,
-            registrationDate: p.registration_date, updatedAt: p.updated_at)
+            id: p.id, ownerID: p.ownerID, ownerName: "\(o.ownerFirstName) \(o.ownerLastName)",
+            ownerEmail: o.ownerEmail, ownerPhone: o.ownerPhone, name: p.name, species: p.species, breed: p.breed,
+            color: p.color, gender: p.gender, dateOfBirth: p.dateOfBirth, weight: p.weight,
+            microchipNumber: p.microchipNumber, allergies: p.allergies, isActive: p.isActive,
+            registrationDate: p.registrationDate, updatedAt: p.updatedAt)
     }
 
     /// Every visible version of the pet's records, newest lineage first, newest version first (the API's history).
@@ -101,9 +101,9 @@ package enum ClinicPets {
             var status: String?
             if case .string(let value)? = visit.metadata["summary_status"] { status = value }
             return ConsoleVisitSummary(
-                id: visit.id, appointmentID: visit.appointment_id, source: visit.source, state: visit.state,
-                visitDate: visit.visit_date, summary: visit.summary, excerpt: String(visit.full_text.prefix(240)),
-                hasAudio: visit.storage_key != nil, summaryStatus: status)
+                id: visit.id, appointmentID: visit.appointmentID, source: visit.source, state: visit.state,
+                visitDate: visit.visitDate, summary: visit.summary, excerpt: String(visit.fullText.prefix(240)),
+                hasAudio: visit.storageKey != nil, summaryStatus: status)
         }
     }
 

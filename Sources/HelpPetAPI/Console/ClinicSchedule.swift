@@ -84,7 +84,7 @@ package enum ClinicSchedule {
         let vets = withAppointments ? try await BoardStore.vets(practice: practice.id, on: request.db) : []
         return ScheduleWindow(
             practice: practice, practices: allowed, firstDay: first, days: days, appointments: group(rows),
-            vets: vets.map { ScheduleVet(id: $0.id, name: $0.full_name) })
+            vets: vets.map { ScheduleVet(id: $0.id, name: $0.fullName) })
     }
 
     /// A stamp that changes whenever anything the board of these days shows changes (BoardStore.version); nil when
@@ -116,26 +116,26 @@ package enum ClinicSchedule {
                 order.append(row.id)
                 firstRow[row.id] = row
             }
-            if let petID = row.pet_id, let name = row.pet_name {
+            if let petID = row.petID, let name = row.petName {
                 pets[row.id, default: []].append(SchedulePet(
-                    id: petID, name: name, species: row.pet_species ?? "", visitID: row.visit_id,
+                    id: petID, name: name, species: row.petSpecies ?? "", visitID: row.visitID,
                     recordingState: recordingState(row)))
             }
         }
         return order.map { id in
             let row = firstRow[id]!
             return ScheduleAppointment(
-                id: id, start: row.appointment_date, durationMinutes: row.duration_minutes, status: row.status,
-                title: row.title, type: row.appointment_type, ownerID: row.owner_id,
-                ownerName: "\(row.owner_first_name) \(row.owner_last_name)", vetID: row.assigned_vet_user_id,
-                vetName: row.vet_name, pets: pets[id] ?? [])
+                id: id, start: row.appointmentDate, durationMinutes: row.durationMinutes, status: row.status,
+                title: row.title, type: row.appointmentType, ownerID: row.ownerID,
+                ownerName: "\(row.ownerFirstName) \(row.ownerLastName)", vetID: row.assignedVetUserID,
+                vetName: row.vetName, pets: pets[id] ?? [])
         }
     }
 
     static func recordingState(_ row: BoardStore.Row) -> String {
-        guard row.visit_id != nil else { return "none" }
-        if row.visit_source == VisitSource.manual.rawValue { return "notes" }
-        switch VisitState(rawValue: row.visit_state ?? "") {
+        guard row.visitID != nil else { return "none" }
+        if row.visitSource == VisitSource.manual.rawValue { return "notes" }
+        switch VisitState(rawValue: row.visitState ?? "") {
         case .new?: return "uploading"
         case .processing?: return "processing"
         case .processed?: return "transcribed"

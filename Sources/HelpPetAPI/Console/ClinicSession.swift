@@ -46,7 +46,7 @@ package enum ClinicSession {
         guard let live = try await ConsoleSessionStore.live(tokenHash: hash, now: request.core.clock.now(), on: request.db)
         else { return nil }
         do {
-            try await BearerAuthMiddleware.admit(request, userID: live.user_id, tokenVersion: live.token_version)
+            try await BearerAuthMiddleware.admit(request, userID: live.userID, tokenVersion: live.tokenVersion)
         } catch let error as APIError where error.status == .unauthorized {
             return nil
         }
@@ -55,7 +55,7 @@ package enum ClinicSession {
         guard let identity = try await request.readPathCaches.identity(of: caller.id, on: request.db) else { return nil }
         return ConsoleUser(
             id: caller.id, sessionHash: hash,
-            displayName: identity.full_name.isEmpty ? identity.username : identity.full_name,
+            displayName: identity.fullName.isEmpty ? identity.username : identity.fullName,
             role: caller.role, practiceID: caller.practiceID, petOwnerID: caller.petOwnerID)
     }
 
@@ -80,8 +80,8 @@ package enum ClinicSession {
         let now = request.core.clock.now()
         guard let live = try await ConsoleSessionStore.live(tokenHash: hash, now: now, on: request.db) else { return }
         try await request.db.writeTransaction { db in
-            try await UserStore.incrementTokenVersion(live.user_id, on: db)
-            try await ConsoleSessionStore.revokeAll(userID: live.user_id, now: now, on: db)
+            try await UserStore.incrementTokenVersion(live.userID, on: db)
+            try await ConsoleSessionStore.revokeAll(userID: live.userID, now: now, on: db)
         }
     }
 
@@ -93,7 +93,7 @@ package enum ClinicSession {
         else { throw APIError.forbidden("CSRF token missing or invalid") }
         guard let live = try await ConsoleSessionStore.live(tokenHash: hash, now: request.core.clock.now(), on: request.db)
         else { throw APIError.invalidCredentials }
-        try await BearerAuthMiddleware.admit(request, userID: live.user_id, tokenVersion: live.token_version)
+        try await BearerAuthMiddleware.admit(request, userID: live.userID, tokenVersion: live.tokenVersion)
     }
 }
 

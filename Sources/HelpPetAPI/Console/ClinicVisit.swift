@@ -71,17 +71,17 @@ package enum ClinicVisit {
         if case .string(let status)? = row.metadata["summary_status"] { summaryStatus = status }
         let state = VisitState(rawValue: row.state)
         return ClinicVisitDetail(
-            id: row.id, petID: row.pet_id, petName: around.pet_name, petSpecies: around.pet_species,
-            ownerName: "\(around.owner_first_name) \(around.owner_last_name)",
+            id: row.id, petID: row.petID, petName: around.petName, petSpecies: around.petSpecies,
+            ownerName: "\(around.ownerFirstName) \(around.ownerLastName)",
             practice: SchedulePractice(
-                id: row.practice_id, name: around.practice_name,
-                timezone: TimeZone.stored(around.practice_timezone)),
-            appointmentID: row.appointment_id, appointmentTitle: around.appointment_title, source: row.source,
-            state: row.state, visitDate: row.visit_date, fullText: row.full_text, summary: row.summary,
+                id: row.practiceID, name: around.practiceName,
+                timezone: TimeZone.stored(around.practiceTimezone)),
+            appointmentID: row.appointmentID, appointmentTitle: around.appointmentTitle, source: row.source,
+            state: row.state, visitDate: row.visitDate, fullText: row.fullText, summary: row.summary,
             summaryStatus: summaryStatus,
-            hasAudio: row.source == VisitSource.recording.rawValue && row.storage_key != nil && state != .new,
-            segments: segments, metadata: row.metadata, createdByName: around.created_by_name,
-            createdAt: row.created_at, updatedAt: row.updated_at,
+            hasAudio: row.source == VisitSource.recording.rawValue && row.storageKey != nil && state != .new,
+            segments: segments, metadata: row.metadata, createdByName: around.createdByName,
+            createdAt: row.createdAt, updatedAt: row.updatedAt,
             approvedAt: { if case .string(let at)? = row.metadata["summary_approved_at"] { at } else { nil } }(),
             addenda: try await addenda(request: request, visitID: id), note: ClinicalNoteView(row.metadata))
     }
@@ -95,7 +95,7 @@ package enum ClinicVisit {
     /// The addenda of a visit the caller may read (owners: only of an approved note, where they exist at all).
     package static func addenda(request: Request, visitID: UUID) async throws -> [ConsoleAddendum] {
         try await VisitAddendumStore.list(visit: visitID, on: request.db).map {
-            ConsoleAddendum(authorName: $0.author_name, text: $0.text, createdAt: $0.created_at)
+            ConsoleAddendum(authorName: $0.authorName, text: $0.text, createdAt: $0.createdAt)
         }
     }
 

@@ -23,10 +23,17 @@ extension AudioUploadController {
     }
 
     struct PlaybackResponse: Encodable, Sendable {
-        let presigned_url: String
-        let expires_in: Int
-        let visit_id: String
+        let presignedURL: String
+        let expiresIn: Int
+        let visitID: String
         let filename: String
+
+        enum CodingKeys: String, CodingKey {
+            case presignedURL = "presigned_url"
+            case expiresIn = "expires_in"
+            case visitID = "visit_id"
+            case filename
+        }
     }
 
     /// A short-lived URL serving the current recording with its playback type, inline, with Range support.
@@ -38,7 +45,7 @@ extension AudioUploadController {
             throw APIError.visitNotFound
         }
         let notFound = APIError.notFound("Audio file not found")
-        guard visit.source == VisitSource.recording.rawValue, let key = visit.storage_key,
+        guard visit.source == VisitSource.recording.rawValue, let key = visit.storageKey,
             try await req.recordingStorage.head(key) != nil
         else { throw notFound }
         let type = AudioContentType.stored(visit.metadata["content_type"].flatMap { if case .string(let s) = $0 { s } else { nil } })
@@ -52,7 +59,7 @@ extension AudioUploadController {
         let presigned = req.recordingStorage.presignPlayback(key: key, filename: filename, type: type, baseURL: req.recordingBaseURL)
         return try JSONResponse.make(
             PlaybackResponse(
-                presigned_url: presigned.url, expires_in: RecordingStorage.playbackURLLifetime,
-                visit_id: id.lowercased, filename: filename))
+                presignedURL: presigned.url, expiresIn: RecordingStorage.playbackURLLifetime,
+                visitID: id.lowercased, filename: filename))
     }
 }

@@ -37,7 +37,7 @@ struct AuthController: RouteCollection {
         let token = try await req.core.tokens.issue(
             subject: user.id!.lowercased, version: user.tokenVersion, now: req.core.clock.now())
         return try JSONResponse.make(
-            LoginResponse(access_token: token, token_type: "bearer", expires_in: TokenService.lifetimeSeconds))
+            LoginResponse(accessToken: token, tokenType: "bearer", expiresIn: TokenService.lifetimeSeconds))
     }
 
     /// Absent or empty → `{field} is required`; a JSON non-string → `{field} must be a string`.

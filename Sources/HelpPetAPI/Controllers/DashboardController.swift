@@ -12,29 +12,51 @@ struct DashboardController: RouteCollection {
     }
 
     struct Stats: Encodable, Sendable {
-        let appointments_today: Int
-        let completed_visits: Int
+        let appointmentsToday: Int
+        let completedVisits: Int
+
+        enum CodingKeys: String, CodingKey {
+            case appointmentsToday = "appointments_today"
+            case completedVisits = "completed_visits"
+        }
     }
 
     struct ScheduleResponse: Encodable, Sendable {
         let date: String
         let timezone: String
-        let today_appointments: [AppointmentResponse]
+        let todayAppointments: [AppointmentResponse]
         let stats: Stats
         /// The vet's active availability windows overlapping the day (additive).
-        let availability_windows: [VetAvailabilityResponse]
+        let availabilityWindows: [VetAvailabilityResponse]
+
+        enum CodingKeys: String, CodingKey {
+            case date, timezone
+            case todayAppointments = "today_appointments"
+            case stats
+            case availabilityWindows = "availability_windows"
+        }
     }
 
     struct TodayResponse: Encodable, Sendable {
         let date: String
         let timezone: String
-        let appointments_today: [AppointmentResponse]
-        @NullEncodable var next_appointment: AppointmentResponse?
-        @NullEncodable var current_appointment: AppointmentResponse?
-        let completed_count: Int
-        let remaining_count: Int
+        let appointmentsToday: [AppointmentResponse]
+        @NullEncodable var nextAppointment: AppointmentResponse?
+        @NullEncodable var currentAppointment: AppointmentResponse?
+        let completedCount: Int
+        let remainingCount: Int
         /// The vet's active availability windows overlapping the day (additive).
-        let availability_windows: [VetAvailabilityResponse]
+        let availabilityWindows: [VetAvailabilityResponse]
+
+        enum CodingKeys: String, CodingKey {
+            case date, timezone
+            case appointmentsToday = "appointments_today"
+            case nextAppointment = "next_appointment"
+            case currentAppointment = "current_appointment"
+            case completedCount = "completed_count"
+            case remainingCount = "remaining_count"
+            case availabilityWindows = "availability_windows"
+        }
     }
 
     @Sendable func schedule(req: Request) async throws -> Response {
@@ -42,9 +64,9 @@ struct DashboardController: RouteCollection {
         let completed = day.appointments.filter { $0.status == AppointmentStatus.completed.rawValue }.count
         return try JSONResponse.make(
             ScheduleResponse(
-                date: day.date.description, timezone: day.timezone, today_appointments: day.appointments,
-                stats: Stats(appointments_today: day.appointments.count, completed_visits: completed),
-                availability_windows: day.windows))
+                date: day.date.description, timezone: day.timezone, todayAppointments: day.appointments,
+                stats: Stats(appointmentsToday: day.appointments.count, completedVisits: completed),
+                availabilityWindows: day.windows))
     }
 
     @Sendable func today(req: Request) async throws -> Response {
@@ -57,28 +79,28 @@ struct DashboardController: RouteCollection {
 
         // Ids are compared as lowercase text, which orders like the uppercase form they were compared in before.
         let next = all
-            .filter { has($0, .scheduled, .confirmed) && $0.appointment_date > now }
-            .min { ($0.appointment_date, $0.id) < ($1.appointment_date, $1.id) }
+            .filter { has($0, .scheduled, .confirmed) && $0.appointmentDate > now }
+            .min { ($0.appointmentDate, $0.id) < ($1.appointmentDate, $1.id) }
         // Latest start wins among several; ties go to the smallest id.
         func latest(_ items: [AppointmentResponse]) -> AppointmentResponse? {
             items.min {
-                $0.appointment_date != $1.appointment_date ? $0.appointment_date > $1.appointment_date : $0.id < $1.id
+                $0.appointmentDate != $1.appointmentDate ? $0.appointmentDate > $1.appointmentDate : $0.id < $1.id
             }
         }
         var current = latest(all.filter { has($0, .inProgress) })
         if current == nil {
             current = latest(all.filter {
-                let end = $0.appointment_date.addingTimeInterval(TimeInterval($0.duration_minutes * 60))
-                return has($0, .scheduled, .confirmed) && $0.appointment_date <= now && now < end
+                let end = $0.appointmentDate.addingTimeInterval(TimeInterval($0.durationMinutes * 60))
+                return has($0, .scheduled, .confirmed) && $0.appointmentDate <= now && now < end
             })
         }
         let completed = all.filter { has($0, .completed) }.count
         let remaining = all.filter { !has($0, .completed, .cancelled) }.count
         return try JSONResponse.make(
             TodayResponse(
-                date: day.date.description, timezone: day.timezone, appointments_today: all,
-                next_appointment: next, current_appointment: current,
-                completed_count: completed, remaining_count: remaining, availability_windows: day.windows))
+                date: day.date.description, timezone: day.timezone, appointmentsToday: all,
+                nextAppointment: next, currentAppointment: current,
+                completedCount: completed, remainingCount: remaining, availabilityWindows: day.windows))
     }
 
     struct DaySelection {
@@ -105,7 +127,7 @@ struct DashboardController: RouteCollection {
             (role, vetPractice) = (caller.role, caller.practiceID)
         } else {
             guard let vet = try await req.readPathCaches.identity(of: vetID, on: req.db) else { throw notFound }
-            (role, vetPractice) = (vet.userRole, vet.practice_id)
+            (role, vetPractice) = (vet.userRole, vet.practiceID)
         }
         guard role.isMember, let practiceID = vetPractice,
             let practice = try await req.readPathCaches.zone(of: practiceID, on: req.db)

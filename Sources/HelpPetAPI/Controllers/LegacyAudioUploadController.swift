@@ -18,11 +18,20 @@ struct LegacyAudioUploadController: RouteCollection {
 
     struct UploadResponse: Encodable, Sendable {
         let message: String
-        let file_url: String
-        let file_key: String
-        let visit_id: String
-        let pet_id: String
-        let appointment_id: String
+        let fileURL: String
+        let fileKey: String
+        let visitID: String
+        let petID: String
+        let appointmentID: String
+
+        enum CodingKeys: String, CodingKey {
+            case message
+            case fileURL = "file_url"
+            case fileKey = "file_key"
+            case visitID = "visit_id"
+            case petID = "pet_id"
+            case appointmentID = "appointment_id"
+        }
     }
 
     /// The validated upload: ids, the spooled file and its audio type.
@@ -81,9 +90,9 @@ struct LegacyAudioUploadController: RouteCollection {
         }
         return try JSONResponse.make(
             UploadResponse(
-                message: "File uploaded successfully", file_url: storage.objectURL(key: reservation.key, baseURL: req.recordingBaseURL),
-                file_key: reservation.key, visit_id: reservation.visitID.lowercased, pet_id: pet.id!.lowercased,
-                appointment_id: appointment.id!.lowercased),
+                message: "File uploaded successfully", fileURL: storage.objectURL(key: reservation.key, baseURL: req.recordingBaseURL),
+                fileKey: reservation.key, visitID: reservation.visitID.lowercased, petID: pet.id!.lowercased,
+                appointmentID: appointment.id!.lowercased),
             status: .created)
     }
 

@@ -41,8 +41,8 @@ struct MedicalRecordsController: RouteCollection {
         }
         return try JSONResponse.make(
             MedicalRecordsEnvelope(
-                records: responses, total: total, current_records_count: current,
-                historical_records_count: total - current),
+                records: responses, total: total, currentRecordsCount: current,
+                historicalRecordsCount: total - current),
             headers: ["X-Total-Count": String(total)])
     }
 
@@ -74,14 +74,14 @@ struct MedicalRecordsController: RouteCollection {
             MedicalRecordDetailResponse(
                 record: try await MedicalRecordPresenter.response(for: record, now: req.now, on: req.db),
                 pet: .init(id: pet.id!.lowercased, name: pet.name, species: pet.species),
-                created_by_user: .init(id: author.id!.lowercased, full_name: author.fullName)))
+                createdByUser: .init(id: author.id!.lowercased, fullName: author.fullName)))
     }
 
     static func envelope(_ records: [MedicalRecord], total: Int, current: Int, req: Request) async throws -> Response {
         try JSONResponse.make(
             MedicalRecordsEnvelope(
                 records: try await MedicalRecordPresenter.responses(for: records, now: req.now, on: req.db), total: total,
-                current_records_count: current, historical_records_count: total - current),
+                currentRecordsCount: current, historicalRecordsCount: total - current),
             headers: ["X-Total-Count": String(total)])
     }
 }

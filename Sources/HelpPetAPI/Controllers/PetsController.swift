@@ -20,9 +20,9 @@ struct PetsController: RouteCollection {
         let id = try req.pathID("pet_id", .pet)
         // One statement: the pet scoped to the caller, its owner and the zone of its age (PetStore).
         guard let row = try await PetStore.pet(id, for: caller, on: req.db) else { throw APIError.petNotFound }
-        let zone = row.age_zone.map(TimeZone.stored) ?? .utc
+        let zone = row.ageZone.map(TimeZone.stored) ?? .utc
         return try JSONResponse.make(PetResponse(
-            row.pet, owner: PetOwnerBrief(row.owner, id: row.pet.owner_id),
+            row.pet, owner: PetOwnerBrief(row.owner, id: row.pet.ownerID),
             today: LocalDay.day(containing: req.now, in: zone)))
     }
 

@@ -37,7 +37,7 @@ struct PracticeVocabularyController: RouteCollection {
 
     static func response(_ practiceID: UUID, _ row: PracticeVocabularyStore.Row?) -> PracticeVocabularyResponse {
         PracticeVocabularyResponse(
-            practiceID: practiceID.lowercased, terms: row?.termList ?? [], updatedAt: row?.updated_at,
-            updatedBy: row?.updated_by?.lowercased)
+            practiceID: practiceID.lowercased, terms: row?.termList ?? [], updatedAt: row?.updatedAt,
+            updatedBy: row?.updatedBy?.lowercased)
     }
 }

@@ -59,7 +59,7 @@ struct SignupController: RouteCollection {
         let token = try await req.core.tokens.issue(subject: user.id!.lowercased, version: 0, now: req.core.clock.now())
         return try JSONResponse.make(
             SignupResponse(user: UserResponse(user, petOwnerID: nil), login: LoginResponse(
-                access_token: token, token_type: "bearer", expires_in: TokenService.lifetimeSeconds)),
+                accessToken: token, tokenType: "bearer", expiresIn: TokenService.lifetimeSeconds)),
             status: .created)
     }
 

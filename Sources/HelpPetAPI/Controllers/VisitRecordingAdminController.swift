@@ -51,7 +51,12 @@ struct VisitRecordingAdminController: RouteCollection {
 
     struct DeletedResponse: Encodable, Sendable {
         let message: String
-        let visit_id: String
+        let visitID: String
+
+        enum CodingKeys: String, CodingKey {
+            case message
+            case visitID = "visit_id"
+        }
     }
 
     /// Removes the visit (its jobs cascade) and frees its slot; the stored recordings are deleted afterwards.
@@ -80,6 +85,6 @@ struct VisitRecordingAdminController: RouteCollection {
                 }
             }
         }
-        return try JSONResponse.make(DeletedResponse(message: "Visit transcript deleted", visit_id: id.lowercased))
+        return try JSONResponse.make(DeletedResponse(message: "Visit transcript deleted", visitID: id.lowercased))
     }
 }

@@ -112,7 +112,7 @@ extension VisitTranscriptsController {
         try fields.requireUnchanged(
             "visit_date", current: String(Int64(visit.visitDate.timeIntervalSince1970.rounded(.down))))
         let url = VisitTranscriptResponse(visit, objectURL: objectURL(of: visit, req: req), hideDraftSummary: false)
-            .audio_transcript_url
+            .audioTranscriptURL
         try fields.requireUnchanged("audio_transcript_url", current: url)
         try fields.requireUnchanged("created_by", current: visit.createdBy.lowercased)
     }

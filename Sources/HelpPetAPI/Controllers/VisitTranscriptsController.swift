@@ -87,7 +87,7 @@ struct VisitTranscriptsController: RouteCollection {
     }
 
     static func objectURL(of visit: VisitRow, req: Request) -> String? {
-        guard visit.visitState != .new, let key = visit.storage_key else { return nil }
+        guard visit.visitState != .new, let key = visit.storageKey else { return nil }
         return req.recordingStorage.objectURL(key: key, baseURL: req.recordingBaseURL)
     }
 }

@@ -2,8 +2,13 @@ import AppCore
 import Foundation
 
 struct RecordingSummary: Encodable, Sendable {
-    let visit_id: String
+    let visitID: String
     let state: String
+
+    enum CodingKeys: String, CodingKey {
+        case visitID = "visit_id"
+        case state
+    }
 }
 
 struct PetSummaryResponse: Encodable, Sendable {
@@ -16,51 +21,64 @@ struct PetSummaryResponse: Encodable, Sendable {
 
 struct AppointmentResponse: Encodable, Sendable {
     let id: String
-    let practice_id: String
-    let pet_owner_id: String
-    @NullEncodable var assigned_vet_user_id: String?
-    let appointment_date: Date
-    let duration_minutes: Int
-    let appointment_type: String
+    let practiceID: String
+    let petOwnerID: String
+    @NullEncodable var assignedVetUserID: String?
+    let appointmentDate: Date
+    let durationMinutes: Int
+    let appointmentType: String
     let status: String
     let title: String
     @NullEncodable var description: String?
     @NullEncodable var notes: String?
     let pets: [PetSummaryResponse]
-    let created_at: Date
-    let updated_at: Date
+    let createdAt: Date
+    let updatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case practiceID = "practice_id"
+        case petOwnerID = "pet_owner_id"
+        case assignedVetUserID = "assigned_vet_user_id"
+        case appointmentDate = "appointment_date"
+        case durationMinutes = "duration_minutes"
+        case appointmentType = "appointment_type"
+        case status, title, description, notes, pets
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
 
     init(_ a: Appointment, pets: [PetSummaryResponse]) {
         id = a.id!.lowercased
-        practice_id = a.practiceID.lowercased
-        pet_owner_id = a.petOwnerID.lowercased
-        assigned_vet_user_id = a.assignedVetUserID?.lowercased
-        appointment_date = a.appointmentDate
-        duration_minutes = a.durationMinutes
-        appointment_type = a.appointmentType
+        practiceID = a.practiceID.lowercased
+        petOwnerID = a.petOwnerID.lowercased
+        assignedVetUserID = a.assignedVetUserID?.lowercased
+        appointmentDate = a.appointmentDate
+        durationMinutes = a.durationMinutes
+        appointmentType = a.appointmentType
         status = a.statusValue
         title = a.title
         description = a.description
         notes = a.notes
         self.pets = pets
-        created_at = a.createdAt
-        updated_at = a.updatedAt
+        createdAt = a.createdAt
+        updatedAt = a.updatedAt
     }
 
     init(_ a: AppointmentPetRow, pets: [PetSummaryResponse]) {
         id = a.id.lowercased
-        practice_id = a.practice_id.lowercased
-        pet_owner_id = a.pet_owner_id.lowercased
-        assigned_vet_user_id = a.assigned_vet_user_id?.lowercased
-        appointment_date = a.appointment_date
-        duration_minutes = a.duration_minutes
-        appointment_type = a.appointment_type
+        practiceID = a.practiceID.lowercased
+        petOwnerID = a.petOwnerID.lowercased
+        assignedVetUserID = a.assignedVetUserID?.lowercased
+        appointmentDate = a.appointmentDate
+        durationMinutes = a.durationMinutes
+        appointmentType = a.appointmentType
         status = a.status
         title = a.title
         description = a.description
         notes = a.notes
         self.pets = pets
-        created_at = a.created_at
-        updated_at = a.updated_at
+        createdAt = a.createdAt
+        updatedAt = a.updatedAt
     }
 }

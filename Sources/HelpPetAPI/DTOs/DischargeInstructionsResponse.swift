@@ -8,51 +8,51 @@ struct DischargeInstructionsResponse: Encodable, Sendable {
         let instructions: String
     }
 
-    let visit_id: String
-    let pet_id: String
-    let pet_name: String
-    let practice_name: String
-    let visit_date: String
-    let approved_at: String?
+    let visitID: String
+    let petID: String
+    let petName: String
+    let practiceName: String
+    let visitDate: String
+    let approvedAt: String?
     let found: [String]
     let medications: [Medication]
-    let come_back: String?
-    let watch_for: [String]
+    let comeBack: String?
+    let watchFor: [String]
     let addenda: [String]
     let text: String
 
     init(visitID: UUID, petID: UUID, _ instructions: DischargeInstructions) {
-        visit_id = visitID.lowercased
-        pet_id = petID.lowercased
-        pet_name = instructions.petName
-        practice_name = instructions.practiceName
-        visit_date = instructions.visitDay
-        approved_at = instructions.approvedAt
+        self.visitID = visitID.lowercased
+        self.petID = petID.lowercased
+        petName = instructions.petName
+        practiceName = instructions.practiceName
+        visitDate = instructions.visitDay
+        approvedAt = instructions.approvedAt
         found = instructions.found
         medications = instructions.medications.map { .init(name: $0.name, instructions: $0.instructions) }
-        come_back = instructions.comeBack
-        watch_for = instructions.watchFor
+        comeBack = instructions.comeBack
+        watchFor = instructions.watchFor
         addenda = instructions.addenda
         text = instructions.text
     }
 
     enum CodingKeys: String, CodingKey {
-        case visit_id, pet_id, pet_name, practice_name, visit_date, approved_at, found, medications, come_back,
-            watch_for, addenda, text
+        case visitID = "visit_id", petID = "pet_id", petName = "pet_name", practiceName = "practice_name", visitDate = "visit_date", approvedAt = "approved_at", found, medications, comeBack = "come_back",
+            watchFor = "watch_for", addenda, text
     }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(visit_id, forKey: .visit_id)
-        try c.encode(pet_id, forKey: .pet_id)
-        try c.encode(pet_name, forKey: .pet_name)
-        try c.encode(practice_name, forKey: .practice_name)
-        try c.encode(visit_date, forKey: .visit_date)
-        try c.encode(approved_at, forKey: .approved_at)
+        try c.encode(visitID, forKey: .visitID)
+        try c.encode(petID, forKey: .petID)
+        try c.encode(petName, forKey: .petName)
+        try c.encode(practiceName, forKey: .practiceName)
+        try c.encode(visitDate, forKey: .visitDate)
+        try c.encode(approvedAt, forKey: .approvedAt)
         try c.encode(found, forKey: .found)
         try c.encode(medications, forKey: .medications)
-        try c.encode(come_back, forKey: .come_back)
-        try c.encode(watch_for, forKey: .watch_for)
+        try c.encode(comeBack, forKey: .comeBack)
+        try c.encode(watchFor, forKey: .watchFor)
         try c.encode(addenda, forKey: .addenda)
         try c.encode(text, forKey: .text)
     }

@@ -3,37 +3,64 @@ import Foundation
 
 struct MedicalRecordResponse: Encodable, Sendable {
     let id: String
-    let original_id: String
+    let originalID: String
     let version: Int
-    let pet_id: String
-    let practice_id: String
-    let record_type: String
+    let petID: String
+    let practiceID: String
+    let recordType: String
     let title: String
     @NullEncodable var description: String?
     @NullEncodable var diagnosis: String?
-    @NullEncodable var treatment_plan: String?
+    @NullEncodable var treatmentPlan: String?
     let medications: [String]
     @NullEncodable var notes: String?
-    @NullEncodable var follow_up_date: String?
-    let is_current: Bool
-    let created_by: String
-    let created_at: Date
-    let updated_at: Date
+    @NullEncodable var followUpDate: String?
+    let isCurrent: Bool
+    let createdBy: String
+    let createdAt: Date
+    let updatedAt: Date
     // The iPhone app's fields (docs/iphone-app-compatibility.md).
-    let visit_date: Date
-    let follow_up_required: Bool
+    let visitDate: Date
+    let followUpRequired: Bool
     /// The same value as `created_by`.
-    let created_by_user_id: String
+    let createdByUserID: String
     /// The same value as `treatment_plan`.
     @NullEncodable var treatment: String?
-    let is_follow_up_due: Bool
-    let days_since_visit: Int
-    @NullEncodable var veterinarian_name: String?
-    @NullEncodable var clinic_name: String?
+    let isFollowUpDue: Bool
+    let daysSinceVisit: Int
+    @NullEncodable var veterinarianName: String?
+    @NullEncodable var clinicName: String?
     @NullEncodable var weight: Double?
     @NullEncodable var temperature: Double?
     @NullEncodable var cost: Double?
-    @NullEncodable var medical_data: [String: JSONValue]?
+    @NullEncodable var medicalData: [String: JSONValue]?
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case originalID = "original_id"
+        case version
+        case petID = "pet_id"
+        case practiceID = "practice_id"
+        case recordType = "record_type"
+        case title, description, diagnosis
+        case treatmentPlan = "treatment_plan"
+        case medications, notes
+        case followUpDate = "follow_up_date"
+        case isCurrent = "is_current"
+        case createdBy = "created_by"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case visitDate = "visit_date"
+        case followUpRequired = "follow_up_required"
+        case createdByUserID = "created_by_user_id"
+        case treatment
+        case isFollowUpDue = "is_follow_up_due"
+        case daysSinceVisit = "days_since_visit"
+        case veterinarianName = "veterinarian_name"
+        case clinicName = "clinic_name"
+        case weight, temperature, cost
+        case medicalData = "medical_data"
+    }
 
     /// - Parameter today: today in the record's practice zone (MedicalRecordPresenter).
     init(_ r: MedicalRecord, today: CalendarDay, zone: TimeZone) {
@@ -42,61 +69,75 @@ struct MedicalRecordResponse: Encodable, Sendable {
 
     init(_ r: MedicalRecordRow, today: CalendarDay, zone: TimeZone) {
         id = r.id.lowercased
-        original_id = r.original_id.lowercased
+        originalID = r.originalID.lowercased
         version = r.version
-        pet_id = r.pet_id.lowercased
-        practice_id = r.practice_id.lowercased
-        record_type = r.record_type
+        petID = r.petID.lowercased
+        practiceID = r.practiceID.lowercased
+        recordType = r.recordType
         title = r.title
         description = r.description
         diagnosis = r.diagnosis
-        treatment_plan = r.treatment_plan
+        treatmentPlan = r.treatmentPlan
         medications = r.medications
         notes = r.notes
-        follow_up_date = r.follow_up_date
-        is_current = r.is_current
-        created_by = r.created_by.lowercased
-        created_at = r.created_at
-        updated_at = r.updated_at
-        visit_date = r.effectiveVisitDate
-        follow_up_required = r.follow_up_required
-        created_by_user_id = created_by
-        treatment = r.treatment_plan
+        followUpDate = r.followUpDate
+        isCurrent = r.isCurrent
+        createdBy = r.createdBy.lowercased
+        createdAt = r.createdAt
+        updatedAt = r.updatedAt
+        visitDate = r.effectiveVisitDate
+        followUpRequired = r.followUpRequired
+        createdByUserID = createdBy
+        treatment = r.treatmentPlan
         // Only the current version can still be due: a superseded version's follow-up was replaced by the amendment.
-        let followUp = r.follow_up_date.flatMap(CalendarDay.init)
-        is_follow_up_due = r.is_current && followUp.map { $0 <= today } == true
-        days_since_visit = Int(today.daysSince1970 - LocalDay.day(containing: r.effectiveVisitDate, in: zone).daysSince1970)
-        veterinarian_name = r.veterinarian_name
-        clinic_name = r.clinic_name
+        let followUp = r.followUpDate.flatMap(CalendarDay.init)
+        isFollowUpDue = r.isCurrent && followUp.map { $0 <= today } == true
+        daysSinceVisit = Int(today.daysSince1970 - LocalDay.day(containing: r.effectiveVisitDate, in: zone).daysSince1970)
+        veterinarianName = r.veterinarianName
+        clinicName = r.clinicName
         weight = r.weight
         temperature = r.temperature
         cost = r.cost
-        medical_data = r.medical_data
+        medicalData = r.medicalData
     }
 }
 
 /// `GET /medical-records/{id}` only: the record plus its pet and author.
 struct MedicalRecordDetailResponse: Encodable, Sendable {
     struct PetBrief: Encodable, Sendable { let id: String; let name: String; let species: String }
-    struct AuthorBrief: Encodable, Sendable { let id: String; let full_name: String }
+    struct AuthorBrief: Encodable, Sendable {
+        let id: String
+        let fullName: String
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case fullName = "full_name"
+        }
+    }
 
     let record: MedicalRecordResponse
     let pet: PetBrief
-    let created_by_user: AuthorBrief
+    let createdByUser: AuthorBrief
 
-    enum CodingKeys: String, CodingKey { case pet, created_by_user }
+    enum CodingKeys: String, CodingKey { case pet, createdByUser = "created_by_user" }
 
     func encode(to encoder: any Encoder) throws {
         try record.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(pet, forKey: .pet)
-        try container.encode(created_by_user, forKey: .created_by_user)
+        try container.encode(createdByUser, forKey: .createdByUser)
     }
 }
 
 struct MedicalRecordsEnvelope: Encodable, Sendable {
     let records: [MedicalRecordResponse]
     let total: Int
-    let current_records_count: Int
-    let historical_records_count: Int
+    let currentRecordsCount: Int
+    let historicalRecordsCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case records, total
+        case currentRecordsCount = "current_records_count"
+        case historicalRecordsCount = "historical_records_count"
+    }
 }

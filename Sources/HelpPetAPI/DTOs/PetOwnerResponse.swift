@@ -12,39 +12,57 @@ struct PetOwnerResponse: Encodable, Sendable {
     let id: String
     /// The same value as `id`: the iPhone app identifies owners by `uuid`.
     let uuid: String
-    let first_name: String
-    let last_name: String
-    let full_name: String
+    let firstName: String
+    let lastName: String
+    let fullName: String
     let email: String
     @NullEncodable var phone: String?
-    @NullEncodable var secondary_phone: String?
+    @NullEncodable var secondaryPhone: String?
     @NullEncodable var address: String?
-    @NullEncodable var emergency_contact: String?
-    @NullEncodable var preferred_communication: String?
-    let notifications_enabled: Bool
-    @NullEncodable var user_id: String?
-    let practice_ids: [String]
+    @NullEncodable var emergencyContact: String?
+    @NullEncodable var preferredCommunication: String?
+    let notificationsEnabled: Bool
+    @NullEncodable var userID: String?
+    let practiceIDs: [String]
     let pets: [OwnedPetSummary]
-    let created_at: Date
-    let updated_at: Date
+    let createdAt: Date
+    let updatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, uuid
+        case firstName = "first_name"
+        case lastName = "last_name"
+        case fullName = "full_name"
+        case email, phone
+        case secondaryPhone = "secondary_phone"
+        case address
+        case emergencyContact = "emergency_contact"
+        case preferredCommunication = "preferred_communication"
+        case notificationsEnabled = "notifications_enabled"
+        case userID = "user_id"
+        case practiceIDs = "practice_ids"
+        case pets
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
 
     init(_ o: PetOwner, practiceIDs: [String], pets: [OwnedPetSummary]) {
         id = o.id!.lowercased
         uuid = id
-        first_name = o.firstName
-        last_name = o.lastName
-        full_name = o.fullName
+        firstName = o.firstName
+        lastName = o.lastName
+        fullName = o.fullName
         email = o.email
         phone = o.phone
-        secondary_phone = o.secondaryPhone
+        secondaryPhone = o.secondaryPhone
         address = o.address
-        emergency_contact = o.emergencyContact
-        preferred_communication = o.preferredCommunication
-        notifications_enabled = o.notificationsEnabled
-        user_id = o.userID?.lowercased
-        practice_ids = practiceIDs
+        emergencyContact = o.emergencyContact
+        preferredCommunication = o.preferredCommunication
+        notificationsEnabled = o.notificationsEnabled
+        userID = o.userID?.lowercased
+        self.practiceIDs = practiceIDs
         self.pets = pets
-        created_at = o.createdAt
-        updated_at = o.updatedAt
+        createdAt = o.createdAt
+        updatedAt = o.updatedAt
     }
 }

@@ -3,61 +3,93 @@ import Foundation
 
 struct PetOwnerBrief: Encodable, Sendable {
     let id: String
-    let first_name: String
-    let last_name: String
-    let full_name: String
+    let firstName: String
+    let lastName: String
+    let fullName: String
     let email: String
     @NullEncodable var phone: String?
-    @NullEncodable var user_id: String?
+    @NullEncodable var userID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case firstName = "first_name"
+        case lastName = "last_name"
+        case fullName = "full_name"
+        case email, phone
+        case userID = "user_id"
+    }
 
     init(_ o: PetOwner) {
         id = o.id!.lowercased
-        first_name = o.firstName
-        last_name = o.lastName
-        full_name = o.fullName
+        firstName = o.firstName
+        lastName = o.lastName
+        fullName = o.fullName
         email = o.email
         phone = o.phone
-        user_id = o.userID?.lowercased
+        userID = o.userID?.lowercased
     }
 
     init(_ o: PetOwnerBriefRow, id ownerID: UUID) {
         id = ownerID.lowercased
-        first_name = o.owner_first_name
-        last_name = o.owner_last_name
+        firstName = o.ownerFirstName
+        lastName = o.ownerLastName
         // PetOwner.fullName's rule.
-        full_name = o.owner_last_name.isEmpty ? o.owner_first_name : o.owner_first_name + " " + o.owner_last_name
-        email = o.owner_email
-        phone = o.owner_phone
-        user_id = o.owner_user_id?.lowercased
+        fullName = o.ownerLastName.isEmpty ? o.ownerFirstName : o.ownerFirstName + " " + o.ownerLastName
+        email = o.ownerEmail
+        phone = o.ownerPhone
+        userID = o.ownerUserID?.lowercased
     }
 }
 
 struct PetResponse: Encodable, Sendable {
     let id: String
-    let owner_id: String
+    let ownerID: String
     let name: String
     let species: String
     @NullEncodable var breed: String?
     @NullEncodable var color: String?
     @NullEncodable var gender: String?
-    @NullEncodable var date_of_birth: String?
+    @NullEncodable var dateOfBirth: String?
     @NullEncodable var weight: Double?
-    @NullEncodable var microchip_number: String?
+    @NullEncodable var microchipNumber: String?
     /// The same stored value as `microchip_number`, under the iPhone app's name.
-    @NullEncodable var microchip_id: String?
+    @NullEncodable var microchipID: String?
     @NullEncodable var allergies: String?
-    @NullEncodable var spayed_neutered: Bool?
+    @NullEncodable var spayedNeutered: Bool?
     @NullEncodable var medications: String?
-    @NullEncodable var medical_notes: String?
-    @NullEncodable var emergency_contact: String?
-    @NullEncodable var emergency_phone: String?
-    @NullEncodable var age_years: Int?
-    let display_name: String
-    let is_active: Bool
-    let registration_date: String
+    @NullEncodable var medicalNotes: String?
+    @NullEncodable var emergencyContact: String?
+    @NullEncodable var emergencyPhone: String?
+    @NullEncodable var ageYears: Int?
+    let displayName: String
+    let isActive: Bool
+    let registrationDate: String
     let owner: PetOwnerBrief
-    let created_at: Date
-    let updated_at: Date
+    let createdAt: Date
+    let updatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case ownerID = "owner_id"
+        case name, species, breed, color, gender
+        case dateOfBirth = "date_of_birth"
+        case weight
+        case microchipNumber = "microchip_number"
+        case microchipID = "microchip_id"
+        case allergies
+        case spayedNeutered = "spayed_neutered"
+        case medications
+        case medicalNotes = "medical_notes"
+        case emergencyContact = "emergency_contact"
+        case emergencyPhone = "emergency_phone"
+        case ageYears = "age_years"
+        case displayName = "display_name"
+        case isActive = "is_active"
+        case registrationDate = "registration_date"
+        case owner
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
 
     /// - Parameter today: today in the zone the pet's age is counted in (PetAge).
     init(_ p: Pet, owner o: PetOwner, today: CalendarDay) {
@@ -66,29 +98,29 @@ struct PetResponse: Encodable, Sendable {
 
     init(_ p: PetRow, owner o: PetOwnerBrief, today: CalendarDay) {
         id = p.id.lowercased
-        owner_id = p.owner_id.lowercased
+        ownerID = p.ownerID.lowercased
         name = p.name
         species = p.species
         breed = p.breed
         color = p.color
         gender = p.gender
-        date_of_birth = p.date_of_birth
+        dateOfBirth = p.dateOfBirth
         weight = p.weight
-        microchip_number = p.microchip_number
-        microchip_id = p.microchip_number
+        microchipNumber = p.microchipNumber
+        microchipID = p.microchipNumber
         allergies = p.allergies
-        spayed_neutered = p.spayed_neutered
+        spayedNeutered = p.spayedNeutered
         medications = p.medications
-        medical_notes = p.medical_notes
-        emergency_contact = p.emergency_contact
-        emergency_phone = p.emergency_phone
-        age_years = p.date_of_birth.flatMap(CalendarDay.init).map { PetAge.wholeYears(born: $0, today: today) }
+        medicalNotes = p.medicalNotes
+        emergencyContact = p.emergencyContact
+        emergencyPhone = p.emergencyPhone
+        ageYears = p.dateOfBirth.flatMap(CalendarDay.init).map { PetAge.wholeYears(born: $0, today: today) }
         // As the original backend forms it.
-        display_name = "\(p.name) (\(p.species))"
-        is_active = p.is_active
-        registration_date = p.registration_date
+        displayName = "\(p.name) (\(p.species))"
+        isActive = p.isActive
+        registrationDate = p.registrationDate
         owner = o
-        created_at = p.created_at
-        updated_at = p.updated_at
+        createdAt = p.createdAt
+        updatedAt = p.updatedAt
     }
 }

@@ -5,36 +5,55 @@ struct UserResponse: Encodable, Sendable {
     let id: String
     let username: String
     let email: String
-    let full_name: String
+    let fullName: String
     let role: String
-    let is_active: Bool
-    @NullEncodable var practice_id: String?
-    @NullEncodable var pet_owner_id: String?
-    let created_at: Date
-    let updated_at: Date
+    let isActive: Bool
+    @NullEncodable var practiceID: String?
+    @NullEncodable var petOwnerID: String?
+    let createdAt: Date
+    let updatedAt: Date
     /// Only a PENDING user's answer has these keys (plain optionals are omitted when nil), so the contract's user
     /// keeps its exact key set: the member role they become when admitted, and the practice they asked to join.
-    let requested_role: String?
-    let requested_practice_id: String?
+    let requestedRole: String?
+    let requestedPracticeID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, username, email
+        case fullName = "full_name"
+        case role
+        case isActive = "is_active"
+        case practiceID = "practice_id"
+        case petOwnerID = "pet_owner_id"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case requestedRole = "requested_role"
+        case requestedPracticeID = "requested_practice_id"
+    }
 
     init(_ user: User, petOwnerID: UUID?) {
         id = user.id!.lowercased
         username = user.username
         email = user.email
-        full_name = user.fullName
+        fullName = user.fullName
         role = user.roleValue
-        is_active = user.isActive
-        practice_id = user.practiceID?.lowercased
-        pet_owner_id = petOwnerID?.lowercased
-        created_at = user.createdAt
-        updated_at = user.updatedAt
-        requested_role = user.role == .pending ? user.requestedRole.rawValue : nil
-        requested_practice_id = user.role == .pending ? user.requestedPracticeID?.lowercased : nil
+        isActive = user.isActive
+        practiceID = user.practiceID?.lowercased
+        self.petOwnerID = petOwnerID?.lowercased
+        createdAt = user.createdAt
+        updatedAt = user.updatedAt
+        requestedRole = user.role == .pending ? user.requestedRole.rawValue : nil
+        requestedPracticeID = user.role == .pending ? user.requestedPracticeID?.lowercased : nil
     }
 }
 
 struct LoginResponse: Encodable, Sendable {
-    let access_token: String
-    let token_type: String
-    let expires_in: Int
+    let accessToken: String
+    let tokenType: String
+    let expiresIn: Int
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+    }
 }

@@ -4,40 +4,53 @@ import Foundation
 /// The iPhone app's `VetAvailability`: every key present, instants as UTC datetimes.
 struct VetAvailabilityResponse: Encodable, Sendable {
     let id: String
-    let vet_user_id: String
-    let practice_id: String
-    let start_at: Date
-    let end_at: Date
-    let availability_type: String
+    let vetUserID: String
+    let practiceID: String
+    let startAt: Date
+    let endAt: Date
+    let availabilityType: String
     @NullEncodable var notes: String?
-    let is_active: Bool
-    let created_at: Date
-    let updated_at: Date
+    let isActive: Bool
+    let createdAt: Date
+    let updatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case vetUserID = "vet_user_id"
+        case practiceID = "practice_id"
+        case startAt = "start_at"
+        case endAt = "end_at"
+        case availabilityType = "availability_type"
+        case notes
+        case isActive = "is_active"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
 
     init(_ a: VetAvailability) {
         id = a.id!.lowercased
-        vet_user_id = a.vetUserID.lowercased
-        practice_id = a.practiceID.lowercased
-        start_at = a.startAt
-        end_at = a.endAt
-        availability_type = a.availabilityType
+        vetUserID = a.vetUserID.lowercased
+        practiceID = a.practiceID.lowercased
+        startAt = a.startAt
+        endAt = a.endAt
+        availabilityType = a.availabilityType
         notes = a.notes
-        is_active = a.isActive
-        created_at = a.createdAt
-        updated_at = a.updatedAt
+        isActive = a.isActive
+        createdAt = a.createdAt
+        updatedAt = a.updatedAt
     }
 
     /// A window of a dashboard's day: active, of that vet and practice (the statement filtered on all three).
     init(_ w: AvailabilityWindowRow, vet: UUID, practice: UUID) {
-        id = w.availability_id.lowercased
-        vet_user_id = vet.lowercased
-        practice_id = practice.lowercased
-        start_at = w.start_at
-        end_at = w.end_at
-        availability_type = w.availability_type
-        notes = w.availability_notes
-        is_active = true
-        created_at = w.availability_created_at
-        updated_at = w.availability_updated_at
+        id = w.availabilityID.lowercased
+        vetUserID = vet.lowercased
+        practiceID = practice.lowercased
+        startAt = w.startAt
+        endAt = w.endAt
+        availabilityType = w.availabilityType
+        notes = w.availabilityNotes
+        isActive = true
+        createdAt = w.availabilityCreatedAt
+        updatedAt = w.availabilityUpdatedAt
     }
 }

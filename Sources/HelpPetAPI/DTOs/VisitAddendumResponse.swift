@@ -17,10 +17,10 @@ struct VisitAddendumResponse: Encodable, Sendable {
 
     init(_ row: VisitAddendumStore.Row) {
         id = row.id.lowercased
-        visitID = row.visit_id.lowercased
-        authorID = row.author_id.lowercased
-        authorName = row.author_name
+        visitID = row.visitID.lowercased
+        authorID = row.authorID.lowercased
+        authorName = row.authorName
         text = row.text
-        createdAt = row.created_at
+        createdAt = row.createdAt
     }
 }

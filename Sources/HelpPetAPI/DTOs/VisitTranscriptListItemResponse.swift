@@ -6,22 +6,22 @@ import Foundation
 struct VisitTranscriptListItemResponse: Encodable, Sendable {
     let visit: VisitTranscriptResponse
     /// A recording's object is attached (the recording was completed and is stored).
-    let has_audio: Bool
+    let hasAudio: Bool
     /// `metadata.chief_complaint` when it is a string.
-    @NullEncodable var chief_complaint: String?
+    @NullEncodable var chiefComplaint: String?
 
-    enum CodingKeys: String, CodingKey { case has_audio, chief_complaint }
+    enum CodingKeys: String, CodingKey { case hasAudio = "has_audio", chiefComplaint = "chief_complaint" }
 
     init(_ visit: VisitRow, objectURL: String?, hideDraftSummary: Bool) {
         self.visit = VisitTranscriptResponse(visit, objectURL: objectURL, hideDraftSummary: hideDraftSummary)
-        has_audio = visit.source == VisitSource.recording.rawValue && objectURL != nil
-        if case .string(let complaint)? = visit.metadata["chief_complaint"] { chief_complaint = complaint }
+        hasAudio = visit.source == VisitSource.recording.rawValue && objectURL != nil
+        if case .string(let complaint)? = visit.metadata["chief_complaint"] { chiefComplaint = complaint }
     }
 
     func encode(to encoder: any Encoder) throws {
         try visit.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(has_audio, forKey: .has_audio)
-        try container.encode(_chief_complaint, forKey: .chief_complaint)
+        try container.encode(hasAudio, forKey: .hasAudio)
+        try container.encode(_chiefComplaint, forKey: .chiefComplaint)
     }
 }

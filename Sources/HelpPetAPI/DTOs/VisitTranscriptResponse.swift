@@ -3,19 +3,33 @@ import Foundation
 
 struct VisitTranscriptResponse: Encodable, Sendable {
     let uuid: String
-    let pet_id: String
-    @NullEncodable var appointment_id: String?
-    let practice_id: String
+    let petID: String
+    @NullEncodable var appointmentID: String?
+    let practiceID: String
     /// Unix seconds: the only integer timestamp of the API.
-    let visit_date: Int64
-    let full_text: String
-    @NullEncodable var audio_transcript_url: String?
+    let visitDate: Int64
+    let fullText: String
+    @NullEncodable var audioTranscriptURL: String?
     let metadata: [String: JSONValue]
     @NullEncodable var summary: String?
     let state: String
-    let created_at: Date
-    let updated_at: Date
-    let created_by: String
+    let createdAt: Date
+    let updatedAt: Date
+    let createdBy: String
+
+    enum CodingKeys: String, CodingKey {
+        case uuid
+        case petID = "pet_id"
+        case appointmentID = "appointment_id"
+        case practiceID = "practice_id"
+        case visitDate = "visit_date"
+        case fullText = "full_text"
+        case audioTranscriptURL = "audio_transcript_url"
+        case metadata, summary, state
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case createdBy = "created_by"
+    }
 
     /// - Parameters:
     ///   - objectURL: the URL of a recording's stored object, built from its key for this response.
@@ -27,17 +41,17 @@ struct VisitTranscriptResponse: Encodable, Sendable {
 
     init(_ v: VisitRow, objectURL: String?, hideDraftSummary: Bool) {
         uuid = v.id.lowercased
-        pet_id = v.pet_id.lowercased
-        appointment_id = v.appointment_id?.lowercased
-        practice_id = v.practice_id.lowercased
-        visit_date = Int64(v.visit_date.timeIntervalSince1970.rounded(.down))
-        full_text = v.full_text
-        audio_transcript_url = v.source == VisitSource.manual.rawValue ? v.audio_transcript_url : objectURL
+        petID = v.petID.lowercased
+        appointmentID = v.appointmentID?.lowercased
+        practiceID = v.practiceID.lowercased
+        visitDate = Int64(v.visitDate.timeIntervalSince1970.rounded(.down))
+        fullText = v.fullText
+        audioTranscriptURL = v.source == VisitSource.manual.rawValue ? v.audioTranscriptURL : objectURL
         metadata = hideDraftSummary ? DraftSummaries.hidden(in: v.metadata) : v.metadata
         summary = hideDraftSummary && DraftSummaries.isDraft(v.metadata) ? nil : v.summary
         state = v.state
-        created_at = v.created_at
-        updated_at = v.updated_at
-        created_by = v.created_by.lowercased
+        createdAt = v.createdAt
+        updatedAt = v.updatedAt
+        createdBy = v.createdBy.lowercased
     }
 }

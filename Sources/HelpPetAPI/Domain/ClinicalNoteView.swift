@@ -22,26 +22,44 @@ package struct ClinicalNoteView: Decodable, Sendable {
     }
     package struct Measurement: Decodable, Sendable {
         package var value: Double
-        package var value_max: Double?
+        package var valueMax: Double?
         package var unit: String
+
+        enum CodingKeys: String, CodingKey {
+            case value
+            case valueMax = "value_max"
+            case unit
+        }
     }
     package struct Vitals: Decodable, Sendable {
         package var temperature: Measurement?
         package var weight: Measurement?
-        package var heart_rate: Measurement?
-        package var respiratory_rate: Measurement?
+        package var heartRate: Measurement?
+        package var respiratoryRate: Measurement?
+
+        enum CodingKeys: String, CodingKey {
+            case temperature, weight
+            case heartRate = "heart_rate"
+            case respiratoryRate = "respiratory_rate"
+        }
     }
     package struct Medication: Decodable, Sendable {
         package var name: String
         /// The brand said ("Apoquel" for oclacitinib), when one was.
         package var brand: String?
         package var dose: Double?
-        package var dose_max: Double?
+        package var doseMax: Double?
         package var unit: String?
         package var route: String?
         package var frequency: String?
         package var duration: String?
         package var sources: [SourceSpan]?
+
+        enum CodingKeys: String, CodingKey {
+            case name, brand, dose
+            case doseMax = "dose_max"
+            case unit, route, frequency, duration, sources
+        }
 
         /// "Oclacitinib (Apoquel)": the generic name, and the brand the vet said beside it.
         package var displayName: String {
@@ -50,12 +68,17 @@ package struct ClinicalNoteView: Decodable, Sendable {
         }
     }
     package struct FollowUp: Decodable, Sendable {
-        package var interval_days: Int?
+        package var intervalDays: Int?
         package var date: String?
         /// "friday": the next such day after the visit.
         package var weekday: String?
         package var reason: String?
         package var text: String?
+
+        enum CodingKeys: String, CodingKey {
+            case intervalDays = "interval_days"
+            case date, weekday, reason, text
+        }
     }
     /// Something a person should look at before approving (a dose without a unit, far outside the usual range, or
     /// a number the recogniser was unsure of).
@@ -66,12 +89,20 @@ package struct ClinicalNoteView: Decodable, Sendable {
     }
 
     package var template: String?
-    package var template_version: Int?
+    package var templateVersion: Int?
     package var sections: [Section]?
     package var vitals: Vitals?
     package var medications: [Medication]?
-    package var follow_up: FollowUp?
+    package var followUp: FollowUp?
     package var flags: [Flag]?
+
+    enum CodingKeys: String, CodingKey {
+        case template
+        case templateVersion = "template_version"
+        case sections, vitals, medications
+        case followUp = "follow_up"
+        case flags
+    }
 
     package init?(_ metadata: [String: JSONValue]) {
         guard let note = metadata["clinical_note"], case .object = note,
@@ -96,7 +127,7 @@ package struct ClinicalNoteView: Decodable, Sendable {
     /// The calendar day the follow-up falls on: the date said, else the visit's day in the practice's zone plus the
     /// interval.
     func followUpDay(visitDate: Date, zone: TimeZone) -> CalendarDay? {
-        guard let followUp = follow_up else { return nil }
+        guard let followUp = followUp else { return nil }
         if let date = followUp.date, let day = CalendarDay(date) { return day }
         let visitDay = LocalDay.day(containing: visitDate, in: zone)
         if let weekday = followUp.weekday, let target = Self.weekdays.firstIndex(of: weekday) {
@@ -105,7 +136,7 @@ package struct ClinicalNoteView: Decodable, Sendable {
             let ahead = (target - today + 7) % 7
             return visitDay.adding(days: ahead == 0 ? 7 : ahead)
         }
-        guard let days = followUp.interval_days, days > 0 else { return nil }
+        guard let days = followUp.intervalDays, days > 0 else { return nil }
         return visitDay.adding(days: days)
     }
 

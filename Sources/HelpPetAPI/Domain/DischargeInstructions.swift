@@ -54,9 +54,9 @@ package struct DischargeInstructions: Sendable, Equatable {
         let meds = note?.medications ?? []
         medications = meds.map { Medication(name: $0.displayName, instructions: Self.instructions(for: $0)) }
         comeBack = note.flatMap { note in
-            guard let followUp = note.follow_up else { return nil }
+            guard let followUp = note.followUp else { return nil }
             var text: String
-            if let days = followUp.interval_days {
+            if let days = followUp.intervalDays {
                 text = "in " + Self.interval(days)
             } else if let weekday = followUp.weekday {
                 text = "on " + Self.capitalized(weekday)
@@ -81,7 +81,7 @@ package struct DischargeInstructions: Sendable, Equatable {
 
     static func instructions(for med: ClinicalNoteView.Medication) -> String {
         var words = ["Give"]
-        words.append(ClinicalNoteView.amount(med.dose, med.dose_max, med.unit) ?? "the amount on the label")
+        words.append(ClinicalNoteView.amount(med.dose, med.doseMax, med.unit) ?? "the amount on the label")
         if let route = med.route, let phrase = routePhrase[route] { words.append(phrase) }
         if let frequency = med.frequency { words.append(frequencyPhrase[frequency] ?? frequency) }
         if let duration = med.duration { words.append("for \(duration)") }

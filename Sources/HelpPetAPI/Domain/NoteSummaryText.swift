@@ -24,19 +24,19 @@ package enum NoteSummaryText {
         }
         if let vitals = note.vitals {
             let parts = [
-                ("temperature", vitals.temperature), ("weight", vitals.weight), ("heart rate", vitals.heart_rate),
-                ("respiratory rate", vitals.respiratory_rate),
+                ("temperature", vitals.temperature), ("weight", vitals.weight), ("heart rate", vitals.heartRate),
+                ("respiratory rate", vitals.respiratoryRate),
             ].compactMap { name, measurement in
-                measurement.flatMap { ClinicalNoteView.amount($0.value, $0.value_max, $0.unit) }.map { "\(name) \($0)" }
+                measurement.flatMap { ClinicalNoteView.amount($0.value, $0.valueMax, $0.unit) }.map { "\(name) \($0)" }
             }
             if !parts.isEmpty { lines.append("Vitals: " + parts.joined(separator: "; ")) }
         }
         let medications = (note.medications ?? []).map { medication in
-            [medication.displayName, ClinicalNoteView.amount(medication.dose, medication.dose_max, medication.unit),
+            [medication.displayName, ClinicalNoteView.amount(medication.dose, medication.doseMax, medication.unit),
              medication.frequency, medication.duration.map { "for \($0)" }].compactMap { $0 }.joined(separator: " ")
         }
         if !medications.isEmpty { lines.append("Medications: " + medications.joined(separator: "; ")) }
-        if let followUp = note.follow_up?.text, !followUp.isEmpty { lines.append("Follow-up: " + followUp) }
+        if let followUp = note.followUp?.text, !followUp.isEmpty { lines.append("Follow-up: " + followUp) }
         let text = lines.joined(separator: "\n")
         return text.isEmpty ? nil : String(text.prefix(maxLength))
     }

@@ -39,15 +39,15 @@ enum ApprovedNoteFollowUp {
         record.diagnosis = note.text(ofSections: ClinicalNoteView.assessmentKeys).map { String($0.prefix(10_000)) }
         record.treatmentPlan = note.text(ofSections: ClinicalNoteView.planKeys).map { String($0.prefix(10_000)) }
         record.medications = (note.medications ?? []).map { med in
-            [med.brand.map { "\(med.name) (\($0))" } ?? med.name, ClinicalNoteView.amount(med.dose, med.dose_max, med.unit), med.frequency]
+            [med.brand.map { "\(med.name) (\($0))" } ?? med.name, ClinicalNoteView.amount(med.dose, med.doseMax, med.unit), med.frequency]
                 .compactMap { $0 }.joined(separator: " ")
         }
-        record.notes = note.follow_up?.text.map { String($0.prefix(10_000)) }
+        record.notes = note.followUp?.text.map { String($0.prefix(10_000)) }
         record.followUpDate = day.description
         record.followUpRequired = true
         record.visitDate = visit.visitDate
         record.clinicName = practice.name
-        if let weight = note.vitals?.weight, weight.value_max == nil {
+        if let weight = note.vitals?.weight, weight.valueMax == nil {
             record.weight = weight.unit == "kg" ? weight.value : (weight.value * 0.453_592_37 * 100).rounded() / 100
         }
         if let temperature = note.vitals?.temperature {

@@ -33,9 +33,9 @@ enum VetAvailabilitySlots {
         }
         let slots = AvailabilitySlotGrid.slots(windows: grid, busy: busy, day: range)
         return VetAvailabilitySlotsResponse(
-            vet_user_id: vetID.lowercased, practice_id: practice.id!.lowercased, date: day.description,
-            timezone: zone.identifier, slot_minutes: Int(AvailabilitySlotGrid.slotLength / 60),
-            slots: slots.map(VetAvailabilitySlotResponse.init), total_slots: slots.count,
-            available_slots: slots.filter(\.available).count)
+            vetUserID: vetID.lowercased, practiceID: practice.id!.lowercased, date: day.description,
+            timezone: zone.identifier, slotMinutes: Int(AvailabilitySlotGrid.slotLength / 60),
+            slots: slots.map(VetAvailabilitySlotResponse.init), totalSlots: slots.count,
+            availableSlots: slots.filter(\.available).count)
     }
 }

@@ -9,32 +9,59 @@ import SQLKit
 enum AppointmentConsoleStore {
     struct Row: Decodable, Sendable {
         let id: UUID
-        let practice_id: UUID
-        let practice_name: String
-        let practice_timezone: String
-        let recording_consent_required: Bool
-        let appointment_date: Date
-        let duration_minutes: Int
-        let appointment_type: String
+        let practiceID: UUID
+        let practiceName: String
+        let practiceTimezone: String
+        let recordingConsentRequired: Bool
+        let appointmentDate: Date
+        let durationMinutes: Int
+        let appointmentType: String
         let status: String
         let title: String
         let description: String?
         let notes: String?
-        let assigned_vet_user_id: UUID?
-        let vet_name: String?
-        let owner_id: UUID
-        let owner_first_name: String
-        let owner_last_name: String
-        let owner_phone: String?
-        let owner_email: String
-        let pet_id: UUID?
-        let pet_name: String?
-        let pet_species: String?
-        let pet_breed: String?
-        let visit_id: UUID?
-        let visit_state: String?
-        let visit_source: String?
-        let visit_metadata: [String: JSONValue]?
+        let assignedVetUserID: UUID?
+        let vetName: String?
+        let ownerID: UUID
+        let ownerFirstName: String
+        let ownerLastName: String
+        let ownerPhone: String?
+        let ownerEmail: String
+        let petID: UUID?
+        let petName: String?
+        let petSpecies: String?
+        let petBreed: String?
+        let visitID: UUID?
+        let visitState: String?
+        let visitSource: String?
+        let visitMetadata: [String: JSONValue]?
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case practiceID = "practice_id"
+            case practiceName = "practice_name"
+            case practiceTimezone = "practice_timezone"
+            case recordingConsentRequired = "recording_consent_required"
+            case appointmentDate = "appointment_date"
+            case durationMinutes = "duration_minutes"
+            case appointmentType = "appointment_type"
+            case status, title, description, notes
+            case assignedVetUserID = "assigned_vet_user_id"
+            case vetName = "vet_name"
+            case ownerID = "owner_id"
+            case ownerFirstName = "owner_first_name"
+            case ownerLastName = "owner_last_name"
+            case ownerPhone = "owner_phone"
+            case ownerEmail = "owner_email"
+            case petID = "pet_id"
+            case petName = "pet_name"
+            case petSpecies = "pet_species"
+            case petBreed = "pet_breed"
+            case visitID = "visit_id"
+            case visitState = "visit_state"
+            case visitSource = "visit_source"
+            case visitMetadata = "visit_metadata"
+        }
     }
 
     static func appointment(_ id: UUID, for caller: Caller, on db: any Database) async throws -> [Row] {

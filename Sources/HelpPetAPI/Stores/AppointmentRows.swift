@@ -5,42 +5,71 @@ import Foundation
 /// recording. An appointment without pets is one row whose pet columns are NULL.
 struct AppointmentPetRow: Decodable, Sendable {
     let id: UUID
-    let practice_id: UUID
-    let pet_owner_id: UUID
-    let assigned_vet_user_id: UUID?
-    let appointment_date: Date
-    let duration_minutes: Int
-    let appointment_type: String
+    let practiceID: UUID
+    let petOwnerID: UUID
+    let assignedVetUserID: UUID?
+    let appointmentDate: Date
+    let durationMinutes: Int
+    let appointmentType: String
     let status: String
     let title: String
     let description: String?
     let notes: String?
-    let created_at: Date
-    let updated_at: Date
-    let pet_id: UUID?
-    let pet_name: String?
-    let pet_species: String?
-    let pet_breed: String?
-    let visit_id: UUID?
-    let visit_state: String?
+    let createdAt: Date
+    let updatedAt: Date
+    let petID: UUID?
+    let petName: String?
+    let petSpecies: String?
+    let petBreed: String?
+    let visitID: UUID?
+    let visitState: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case practiceID = "practice_id"
+        case petOwnerID = "pet_owner_id"
+        case assignedVetUserID = "assigned_vet_user_id"
+        case appointmentDate = "appointment_date"
+        case durationMinutes = "duration_minutes"
+        case appointmentType = "appointment_type"
+        case status, title, description, notes
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case petID = "pet_id"
+        case petName = "pet_name"
+        case petSpecies = "pet_species"
+        case petBreed = "pet_breed"
+        case visitID = "visit_id"
+        case visitState = "visit_state"
+    }
 
     var petSummary: PetSummaryResponse? {
-        guard let pet_id, let pet_name, let pet_species else { return nil }
-        let recording = visit_id.map { RecordingSummary(visit_id: $0.lowercased, state: visit_state ?? "") }
+        guard let petID, let petName, let petSpecies else { return nil }
+        let recording = visitID.map { RecordingSummary(visitID: $0.lowercased, state: visitState ?? "") }
         return PetSummaryResponse(
-            id: pet_id.lowercased, name: pet_name, species: pet_species, breed: pet_breed, recording: recording)
+            id: petID.lowercased, name: petName, species: petSpecies, breed: petBreed, recording: recording)
     }
 }
 
 /// One availability window of a vet's day (M0115), as the dashboard lists it.
 struct AvailabilityWindowRow: Decodable, Sendable {
-    let availability_id: UUID
-    let start_at: Date
-    let end_at: Date
-    let availability_type: String
-    let availability_notes: String?
-    let availability_created_at: Date
-    let availability_updated_at: Date
+    let availabilityID: UUID
+    let startAt: Date
+    let endAt: Date
+    let availabilityType: String
+    let availabilityNotes: String?
+    let availabilityCreatedAt: Date
+    let availabilityUpdatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case availabilityID = "availability_id"
+        case startAt = "start_at"
+        case endAt = "end_at"
+        case availabilityType = "availability_type"
+        case availabilityNotes = "availability_notes"
+        case availabilityCreatedAt = "availability_created_at"
+        case availabilityUpdatedAt = "availability_updated_at"
+    }
 }
 
 /// A vet's local day as one statement answers it: the appointments (each with its pets) and the active windows.

@@ -8,22 +8,41 @@ import SQLKit
 enum BoardStore {
     struct Row: Decodable, Sendable {
         let id: UUID
-        let appointment_date: Date
-        let duration_minutes: Int
+        let appointmentDate: Date
+        let durationMinutes: Int
         let status: String
         let title: String
-        let appointment_type: String
-        let assigned_vet_user_id: UUID?
-        let owner_id: UUID
-        let owner_first_name: String
-        let owner_last_name: String
-        let vet_name: String?
-        let pet_id: UUID?
-        let pet_name: String?
-        let pet_species: String?
-        let visit_id: UUID?
-        let visit_state: String?
-        let visit_source: String?
+        let appointmentType: String
+        let assignedVetUserID: UUID?
+        let ownerID: UUID
+        let ownerFirstName: String
+        let ownerLastName: String
+        let vetName: String?
+        let petID: UUID?
+        let petName: String?
+        let petSpecies: String?
+        let visitID: UUID?
+        let visitState: String?
+        let visitSource: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case appointmentDate = "appointment_date"
+            case durationMinutes = "duration_minutes"
+            case status, title
+            case appointmentType = "appointment_type"
+            case assignedVetUserID = "assigned_vet_user_id"
+            case ownerID = "owner_id"
+            case ownerFirstName = "owner_first_name"
+            case ownerLastName = "owner_last_name"
+            case vetName = "vet_name"
+            case petID = "pet_id"
+            case petName = "pet_name"
+            case petSpecies = "pet_species"
+            case visitID = "visit_id"
+            case visitState = "visit_state"
+            case visitSource = "visit_source"
+        }
     }
 
     static func appointments(practice practiceID: UUID, window: Range<Date>, on db: any Database) async throws -> [Row] {
@@ -47,12 +66,22 @@ enum BoardStore {
 
     struct VersionRow: Decodable, Sendable {
         let appointments: Int
-        let appointments_changed: Date?
+        let appointmentsChanged: Date?
         let visits: Int
-        let visits_changed: Date?
-        let owners_changed: Date?
+        let visitsChanged: Date?
+        let ownersChanged: Date?
         let vets: Int
-        let vets_changed: Date?
+        let vetsChanged: Date?
+
+        enum CodingKeys: String, CodingKey {
+            case appointments
+            case appointmentsChanged = "appointments_changed"
+            case visits
+            case visitsChanged = "visits_changed"
+            case ownersChanged = "owners_changed"
+            case vets
+            case vetsChanged = "vets_changed"
+        }
     }
 
     /// A stamp of everything the board of `window` shows, in one small statement: it changes whenever an
@@ -78,14 +107,14 @@ enum BoardStore {
             """).first(decoding: VersionRow.self)
         guard let row else { return "" }
         func stamp(_ date: Date?) -> String { date.map { String($0.timeIntervalSince1970) } ?? "-" }
-        let changes = [row.appointments_changed, row.visits_changed, row.owners_changed, row.vets_changed]
+        let changes = [row.appointmentsChanged, row.visitsChanged, row.ownersChanged, row.vetsChanged]
         // A stamp in the future (another node's clock, imported data) does not keep the board busy for ever.
         let recent = changes.contains { change in
             guard let change else { return false }
             return abs(change.timeIntervalSince(now)) <= 2
         }
-        return [String(row.appointments), stamp(row.appointments_changed), String(row.visits), stamp(row.visits_changed),
-                stamp(row.owners_changed), String(row.vets), stamp(row.vets_changed),
+        return [String(row.appointments), stamp(row.appointmentsChanged), String(row.visits), stamp(row.visitsChanged),
+                stamp(row.ownersChanged), String(row.vets), stamp(row.vetsChanged),
                 recent ? String(Int(now.timeIntervalSince1970)) : "settled"].joined(separator: "|")
     }
 
@@ -98,7 +127,12 @@ enum BoardStore {
 
     struct VetRow: Decodable, Sendable {
         let id: UUID
-        let full_name: String
+        let fullName: String
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case fullName = "full_name"
+        }
     }
 
     /// The practice's active vets (lanes of the board and columns' owners on the week calendar).

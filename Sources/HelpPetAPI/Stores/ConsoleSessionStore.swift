@@ -6,8 +6,13 @@ import SQLKit
 /// The clinic console's sessions (M0121, M0125).
 enum ConsoleSessionStore {
     struct LiveSession: Decodable, Sendable {
-        let user_id: UUID
-        let token_version: Int
+        let userID: UUID
+        let tokenVersion: Int
+
+        enum CodingKeys: String, CodingKey {
+            case userID = "user_id"
+            case tokenVersion = "token_version"
+        }
     }
 
     /// One live session as its user sees it on the account page.

@@ -36,9 +36,9 @@ enum MedicalRecordStore {
             """).all(decoding: MedicalRecordPageRow.self)
         guard let first = rows.first else { return nil }
         return MedicalRecordPage(
-            total: first.total, current: first.current_count,
+            total: first.total, current: first.currentCount,
             records: rows.compactMap { row in
-                row.record.map { ($0, PracticeZone(identifier: row.record_timezone ?? "UTC")) }
+                row.record.map { ($0, PracticeZone(identifier: row.recordTimezone ?? "UTC")) }
             })
     }
 
@@ -67,7 +67,15 @@ enum MedicalRecordStore {
     static func counts(of petID: UUID, caller: Caller, currentOnly: Bool, on db: any Database) async throws
         -> (total: Int, current: Int)
     {
-        struct Counts: Decodable { let total: Int; let current_count: Int }
+        struct Counts: Decodable {
+            let total: Int
+            let currentCount: Int
+
+            enum CodingKeys: String, CodingKey {
+                case total
+                case currentCount = "current_count"
+            }
+        }
         var sql: SQLQueryString = """
             SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN is_current THEN 1 ELSE 0 END), 0) AS current_count
             FROM medical_records WHERE pet_id = \(bind: petID)
@@ -75,7 +83,7 @@ enum MedicalRecordStore {
         if caller.isMember { sql += " AND practice_id = \(bind: caller.practiceID ?? UUID())" }
         if currentOnly { sql += " AND is_current = \(bind: true)" }
         guard let row = try await db.sql.raw(sql).first(decoding: Counts.self) else { return (0, 0) }
-        return (row.total, row.current_count)
+        return (row.total, row.currentCount)
     }
 }
 

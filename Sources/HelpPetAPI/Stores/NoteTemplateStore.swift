@@ -7,11 +7,18 @@ import SQLKit
 /// it the same way); version 1 of each key is the built-in one and is not stored.
 public enum NoteTemplateStore {
     struct Row: Decodable, Sendable {
-        var template_key: String
+        var templateKey: String
         var version: Int
         var body: String
-        var created_by: UUID?
-        var created_at: Date
+        var createdBy: UUID?
+        var createdAt: Date
+
+        enum CodingKeys: String, CodingKey {
+            case templateKey = "template_key"
+            case version, body
+            case createdBy = "created_by"
+            case createdAt = "created_at"
+        }
     }
 
     public struct Stored: Sendable {
@@ -28,7 +35,7 @@ public enum NoteTemplateStore {
                 SELECT MAX(version) FROM practice_note_templates
                 WHERE practice_id = t.practice_id AND template_key = t.template_key)
             """).all(decoding: Row.self)
-        let stored = Dictionary(uniqueKeysWithValues: rows.map { ($0.template_key, $0) })
+        let stored = Dictionary(uniqueKeysWithValues: rows.map { ($0.templateKey, $0) })
         return try NoteTemplates.keys.map { key in
             guard let row = stored[key] else {
                 return Stored(template: NoteTemplates.builtIn[key]!, createdBy: nil, createdAt: nil)
@@ -89,6 +96,6 @@ public enum NoteTemplateStore {
 
     static func decode(_ row: Row) throws -> Stored {
         let template = try JSONDecoder().decode(ClinicalNoteTemplate.self, from: Data(row.body.utf8))
-        return Stored(template: template, createdBy: row.created_by, createdAt: row.created_at)
+        return Stored(template: template, createdBy: row.createdBy, createdAt: row.createdAt)
     }
 }

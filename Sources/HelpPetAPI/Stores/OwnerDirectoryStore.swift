@@ -8,14 +8,25 @@ import SQLKit
 enum OwnerDirectoryStore {
     struct Row: Decodable, Sendable {
         let id: UUID
-        let first_name: String
-        let last_name: String
+        let firstName: String
+        let lastName: String
         let email: String
         let phone: String?
-        let pet_id: UUID?
-        let pet_name: String?
-        let pet_species: String?
-        let pet_is_active: Bool?
+        let petID: UUID?
+        let petName: String?
+        let petSpecies: String?
+        let petIsActive: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case firstName = "first_name"
+            case lastName = "last_name"
+            case email, phone
+            case petID = "pet_id"
+            case petName = "pet_name"
+            case petSpecies = "pet_species"
+            case petIsActive = "pet_is_active"
+        }
     }
 
     /// At most `limit` owners (by last name, first name, id), every pet of each (active first, then by name).
@@ -48,12 +59,21 @@ enum OwnerDirectoryStore {
     struct UserRow: Decodable, Sendable {
         let id: UUID
         let username: String
-        let full_name: String
+        let fullName: String
         let email: String
         let role: String
-        let practice_id: UUID?
-        let is_active: Bool
-        let requested_practice_id: UUID?
+        let practiceID: UUID?
+        let isActive: Bool
+        let requestedPracticeID: UUID?
+
+        enum CodingKeys: String, CodingKey {
+            case id, username
+            case fullName = "full_name"
+            case email, role
+            case practiceID = "practice_id"
+            case isActive = "is_active"
+            case requestedPracticeID = "requested_practice_id"
+        }
     }
 
     /// Every user (the ADMIN's user list), by username.

@@ -26,12 +26,16 @@ struct PasswordResetStore: Sendable {
     /// Uses the link whose token hashes to `tokenHash`, if it is unused and unexpired, and returns its user. One
     /// statement decides, so of two concurrent uses of one link exactly one gets the user.
     func use(tokenHash: String, now: Date) async throws -> UUID? {
-        struct Row: Decodable { let user_id: UUID }
+        struct Row: Decodable {
+            let userID: UUID
+
+            enum CodingKeys: String, CodingKey { case userID = "user_id" }
+        }
         return try await db.sql.raw("""
             UPDATE password_resets SET used_at = \(bind: now)
             WHERE token_hash = \(bind: tokenHash) AND used_at IS NULL AND expires_at > \(bind: now)
             RETURNING user_id
-            """).first(decoding: Row.self)?.user_id
+            """).first(decoding: Row.self)?.userID
     }
 
     /// Voids the user's other unused links (a reset done with one link ends the others).

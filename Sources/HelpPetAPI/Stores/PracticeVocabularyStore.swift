@@ -7,8 +7,14 @@ import SQLKit
 enum PracticeVocabularyStore {
     struct Row: Decodable, Sendable {
         var terms: String
-        var updated_at: Date
-        var updated_by: UUID?
+        var updatedAt: Date
+        var updatedBy: UUID?
+
+        enum CodingKeys: String, CodingKey {
+            case terms
+            case updatedAt = "updated_at"
+            case updatedBy = "updated_by"
+        }
 
         var termList: [String] { terms.split(separator: "\n").map(String.init) }
     }

@@ -7,13 +7,23 @@ import SQLKit
 struct CallerIdentityRow: Decodable, Sendable {
     let id: UUID
     let role: String
-    let practice_id: UUID?
-    let is_active: Bool
-    let token_version: Int
-    let linked_pet_owner_id: UUID?
+    let practiceID: UUID?
+    let isActive: Bool
+    let tokenVersion: Int
+    let linkedPetOwnerID: UUID?
     /// For the console's header (the API never needs them; they ride along in the same row).
     let username: String
-    let full_name: String
+    let fullName: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, role
+        case practiceID = "practice_id"
+        case isActive = "is_active"
+        case tokenVersion = "token_version"
+        case linkedPetOwnerID = "linked_pet_owner_id"
+        case username
+        case fullName = "full_name"
+    }
 
     /// `User.role`'s mapping: a value outside the known roles reads as PET_OWNER (the least privileged).
     var userRole: UserRole { UserRole(rawValue: role) ?? .petOwner }

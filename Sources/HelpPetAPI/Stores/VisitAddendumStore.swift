@@ -7,11 +7,20 @@ import SQLKit
 enum VisitAddendumStore {
     struct Row: Decodable, Sendable {
         let id: UUID
-        let visit_id: UUID
-        let author_id: UUID
-        let author_name: String
+        let visitID: UUID
+        let authorID: UUID
+        let authorName: String
         let text: String
-        let created_at: Date
+        let createdAt: Date
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case visitID = "visit_id"
+            case authorID = "author_id"
+            case authorName = "author_name"
+            case text
+            case createdAt = "created_at"
+        }
     }
 
     /// Appends at the next position; two concurrent appends to one visit may pick the same one, and the loser of

@@ -18,14 +18,25 @@ enum VisitConsoleStore {
     }
 
     struct Context: Decodable, Sendable {
-        let pet_name: String
-        let pet_species: String
-        let owner_first_name: String
-        let owner_last_name: String
-        let practice_name: String
-        let practice_timezone: String
-        let appointment_title: String?
-        let created_by_name: String?
+        let petName: String
+        let petSpecies: String
+        let ownerFirstName: String
+        let ownerLastName: String
+        let practiceName: String
+        let practiceTimezone: String
+        let appointmentTitle: String?
+        let createdByName: String?
+
+        enum CodingKeys: String, CodingKey {
+            case petName = "pet_name"
+            case petSpecies = "pet_species"
+            case ownerFirstName = "owner_first_name"
+            case ownerLastName = "owner_last_name"
+            case practiceName = "practice_name"
+            case practiceTimezone = "practice_timezone"
+            case appointmentTitle = "appointment_title"
+            case createdByName = "created_by_name"
+        }
     }
 
     static func visit(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Row? {

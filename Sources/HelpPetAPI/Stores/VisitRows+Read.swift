@@ -4,20 +4,37 @@ import Foundation
 /// A visit's columns (`visits`), as the read path decodes them.
 struct VisitRow: Decodable, Sendable {
     let id: UUID
-    let pet_id: UUID
-    let practice_id: UUID
-    let appointment_id: UUID?
+    let petID: UUID
+    let practiceID: UUID
+    let appointmentID: UUID?
     let source: String
     let state: String
-    let visit_date: Date
-    let full_text: String
+    let visitDate: Date
+    let fullText: String
     let summary: String?
-    let audio_transcript_url: String?
-    let storage_key: String?
+    let audioTranscriptURL: String?
+    let storageKey: String?
     let metadata: [String: JSONValue]
-    let created_by: UUID
-    let created_at: Date
-    let updated_at: Date
+    let createdBy: UUID
+    let createdAt: Date
+    let updatedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case petID = "pet_id"
+        case practiceID = "practice_id"
+        case appointmentID = "appointment_id"
+        case source, state
+        case visitDate = "visit_date"
+        case fullText = "full_text"
+        case summary
+        case audioTranscriptURL = "audio_transcript_url"
+        case storageKey = "storage_key"
+        case metadata
+        case createdBy = "created_by"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
 
     var visitState: VisitState { VisitState(rawValue: state) ?? .new }
 }
@@ -41,19 +58,19 @@ struct VisitPageRow: Decodable, Sendable {
 extension VisitRow {
     init(_ v: Visit) {
         id = v.id!
-        pet_id = v.petID
-        practice_id = v.practiceID
-        appointment_id = v.appointmentID
+        petID = v.petID
+        practiceID = v.practiceID
+        appointmentID = v.appointmentID
         source = v.source
         state = v.stateValue
-        visit_date = v.visitDate
-        full_text = v.fullText
+        visitDate = v.visitDate
+        fullText = v.fullText
         summary = v.summary
-        audio_transcript_url = v.audioTranscriptURL
-        storage_key = v.storageKey
+        audioTranscriptURL = v.audioTranscriptURL
+        storageKey = v.storageKey
         metadata = v.metadata
-        created_by = v.createdBy
-        created_at = v.createdAt
-        updated_at = v.updatedAt
+        createdBy = v.createdBy
+        createdAt = v.createdAt
+        updatedAt = v.updatedAt
     }
 }

@@ -6,8 +6,14 @@ import SQLKit
 /// The recording columns a playback needs.
 struct PlaybackRow: Decodable, Sendable {
     let source: String
-    let storage_key: String?
+    let storageKey: String?
     let metadata: [String: JSONValue]
+
+    enum CodingKeys: String, CodingKey {
+        case source
+        case storageKey = "storage_key"
+        case metadata
+    }
 }
 
 /// Statements of the visits aggregate used by the recording read path.

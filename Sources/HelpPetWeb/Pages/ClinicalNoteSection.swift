@@ -19,7 +19,7 @@ struct ClinicalNoteSection {
                        .text(approved ? "Approved" : "Draft")),
                  .unwrap(note.template) { template in
                      .span(.class("muted"), .safeText("Template \(template)"
-                         + (note.template_version.map { " v\($0)" } ?? "")))
+                         + (note.templateVersion.map { " v\($0)" } ?? "")))
                  }),
             flags(),
             .forEach(note.sections ?? []) { section in
@@ -67,11 +67,11 @@ struct ClinicalNoteSection {
                     .tbody(.forEach(medications) { med in
                         .tr(.attr("data-drug", med.name),
                             .td(.safeText(med.displayName)),
-                            .td(.safeText(ClinicalNoteView.amount(med.dose, med.dose_max, med.unit) ?? "—")),
+                            .td(.safeText(ClinicalNoteView.amount(med.dose, med.doseMax, med.unit) ?? "—")),
                             .td(.safeText(med.route ?? "—")), .td(.safeText(med.frequency ?? "—")),
                             .td(.safeText(med.duration ?? "—")))
                     }))))),
-            .unwrap(note.follow_up) { followUp in
+            .unwrap(note.followUp) { followUp in
                 .group(.h3("Follow-up"), .p(.class("follow-up"), .safeText(Self.followUpText(followUp))))
             }
         )
@@ -81,11 +81,11 @@ struct ClinicalNoteSection {
         let vitals = note.vitals
         let rows: [(String, ClinicalNoteView.Measurement?)] = [
             ("Temperature", vitals?.temperature), ("Weight", vitals?.weight),
-            ("Heart rate", vitals?.heart_rate), ("Respiratory rate", vitals?.respiratory_rate),
+            ("Heart rate", vitals?.heartRate), ("Respiratory rate", vitals?.respiratoryRate),
         ]
         return rows.flatMap { label, measurement -> [Node<HTML.BodyContext>] in
             guard let measurement,
-                let amount = ClinicalNoteView.amount(measurement.value, measurement.value_max, measurement.unit)
+                let amount = ClinicalNoteView.amount(measurement.value, measurement.valueMax, measurement.unit)
             else { return [] }
             return [.tag("dt", .safeText(label)), .tag("dd", .safeText(amount))]
         }
@@ -93,7 +93,7 @@ struct ClinicalNoteSection {
 
     static func followUpText(_ followUp: ClinicalNoteView.FollowUp) -> String {
         var parts: [String] = []
-        if let days = followUp.interval_days { parts.append("in \(days) day\(days == 1 ? "" : "s")") }
+        if let days = followUp.intervalDays { parts.append("in \(days) day\(days == 1 ? "" : "s")") }
         if let date = followUp.date { parts.append("on \(date)") }
         if let reason = followUp.reason { parts.append("for \(reason)") }
         if parts.isEmpty, let text = followUp.text { return text }

@@ -64,8 +64,8 @@ struct NoteCorrectionForm {
         switch key {
         case "temperature": note.vitals?.temperature
         case "weight": note.vitals?.weight
-        case "heart_rate": note.vitals?.heart_rate
-        default: note.vitals?.respiratory_rate
+        case "heart_rate": note.vitals?.heartRate
+        default: note.vitals?.respiratoryRate
         }
     }
 
@@ -99,7 +99,7 @@ struct NoteCorrectionForm {
             text("Drug", "name", med?.name),
             text("Brand", "brand", med?.brand),
             text("Dose", "dose", med?.dose.map(ClinicalNoteView.format), type: "number"),
-            text("Dose up to", "dose_max", med?.dose_max.map(ClinicalNoteView.format), type: "number"),
+            text("Dose up to", "dose_max", med?.doseMax.map(ClinicalNoteView.format), type: "number"),
             choice("Unit", "unit", Self.units, med?.unit),
             choice("Route", "route", Self.routes, med?.route),
             text("How often", "frequency", med?.frequency),
@@ -107,14 +107,14 @@ struct NoteCorrectionForm {
     }
 
     private func followUpFieldset() -> Node<HTML.BodyContext> {
-        let followUp = note.follow_up
+        let followUp = note.followUp
         return .tag("fieldset", 
             .tag("legend", .text("Follow-up")),
             .div(.attr("data-follow-up", "true"),
                  .p(.class("muted"), .text("Leave the days, weekday and date empty for no follow-up.")),
                  ConsoleForms.field(
                      "Come back in (days)", name: "note-follow-up-days",
-                     value: followUp?.interval_days.map(String.init) ?? "", type: "number",
+                     value: followUp?.intervalDays.map(String.init) ?? "", type: "number",
                      extra: [.attr("data-part", "interval_days"), .attr("min", "1"), .attr("max", "730")]),
                  ConsoleForms.select(
                      "Or on the next", name: "note-follow-up-weekday",

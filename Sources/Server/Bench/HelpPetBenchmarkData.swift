@@ -37,15 +37,27 @@ enum HelpPetBenchmarkData {
             public var vets: [[String]]
             /// Appointments of the practice (any day), pets with medical records, pets with visits.
             public var appointments: [String]
-            public var record_pets: [String]
-            public var visit_pets: [String]
+            public var recordPets: [String]
+            public var visitPets: [String]
             /// (appointment, pet) pairs of today's and later appointments that are not cancelled and have no visit:
             /// each one can be initiated once (a second initiate of a pair re-issues the same visit's upload).
-            public var initiate_pairs: [[String]]
+            public var initiatePairs: [[String]]
+
+            enum CodingKeys: String, CodingKey {
+                case id, timezone, today, vets, appointments
+                case recordPets = "record_pets"
+                case visitPets = "visit_pets"
+                case initiatePairs = "initiate_pairs"
+            }
         }
-        public var vet_password: String
+        public var vetPassword: String
         public var counts: [String: Int]
         public var practices: [PracticeEntry]
+
+        enum CodingKeys: String, CodingKey {
+            case vetPassword = "vet_password"
+            case counts, practices
+        }
     }
 
     /// A fixed-seed generator (SplitMix64), so two runs on the same day produce the same rows.
@@ -377,7 +389,7 @@ enum HelpPetBenchmarkData {
 
         let visited = Set(visits.map { "\($0.appointmentID!)|\($0.petID)" })
         return Manifest(
-            vet_password: vetPassword,
+            vetPassword: vetPassword,
             counts: ["practices": practiceRows.count, "vets": users.count, "owners": owners.count, "pets": pets.count,
                      "appointments": appointments.count, "appointment_pets": appointmentPets.count,
                      "medical_record_versions": records.count, "visits": visits.count],
@@ -386,9 +398,9 @@ enum HelpPetBenchmarkData {
                     id: data.id.lowercased, timezone: data.zone.identifier, today: data.today.description,
                     vets: data.vets.map { [$0.1, $0.0.lowercased] },
                     appointments: data.appointments.prefix(500).map { $0.0.lowercased },
-                    record_pets: data.recordPets.map(\.lowercased),
-                    visit_pets: data.visitPets.map(\.lowercased),
-                    initiate_pairs: data.initiatePairs.filter { !visited.contains("\($0.0)|\($0.1)") }
+                    recordPets: data.recordPets.map(\.lowercased),
+                    visitPets: data.visitPets.map(\.lowercased),
+                    initiatePairs: data.initiatePairs.filter { !visited.contains("\($0.0)|\($0.1)") }
                         .map { [$0.0.lowercased, $0.1.lowercased] })
             })
     }

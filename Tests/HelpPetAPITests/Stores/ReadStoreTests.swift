@@ -67,7 +67,7 @@ import VaporTesting
             try await RecordingFixtures.upload(app, started, bytes: RecordingFixtures.bytes(1000))
             #expect(try await RecordingFixtures.complete(app, token, started.visitID).status == .ok)
             read = try #require(try await AppointmentStore.appointment(id, for: Self.vet, on: app.db))
-            #expect(read.pets[0].recording?.visit_id == started.visitID)
+            #expect(read.pets[0].recording?.visitID == started.visitID)
             #expect(read.pets[0].recording?.state == "processing")
             #expect(read.pets[1].recording == nil)
         }
@@ -100,7 +100,7 @@ import VaporTesting
                 vet: Demo.vet1.id, practice: Demo.practiceID, window: window, on: app.db)
             #expect(rows.appointments.map(\.id) == [1, 2, 3].map { Demo.appointmentID($0, app).lowercased })
             #expect(rows.appointments[0].pets.count == 3)
-            #expect(rows.windows.map(\.availability_id) == [overnight, morning])
+            #expect(rows.windows.map(\.availabilityID) == [overnight, morning])
 
             // Another practice's day of the same vet, and an empty day: nothing, and no error.
             let other = try await AppointmentStore.vetDay(
@@ -117,9 +117,9 @@ import VaporTesting
             let bella = Demo.pet(1)
             for caller in [Self.admin, Self.vet, Self.owner1] {
                 let row = try #require(try await PetStore.pet(bella, for: caller, on: app.db), "\(caller.role)")
-                #expect(row.pet.name == "Bella" && row.owner.owner_first_name == "John")
+                #expect(row.pet.name == "Bella" && row.owner.ownerFirstName == "John")
                 // Owner 1 is a client of the demo practice only: every caller counts in its zone.
-                #expect(row.age_zone == Demo.zone.identifier)
+                #expect(row.ageZone == Demo.zone.identifier)
             }
             for caller in [Self.owner2, Self.stranger] {
                 #expect(try await PetStore.pet(bella, for: caller, on: app.db) == nil, "\(caller.role)")
@@ -139,14 +139,14 @@ import VaporTesting
             #expect(bella.total >= 2 && bella.current < bella.total)
             #expect(bella.records.count == bella.total)
             #expect(bella.records.allSatisfy { $0.1.identifier == Demo.zone.identifier })
-            let dates = bella.records.map(\.0.created_at)
+            let dates = bella.records.map(\.0.createdAt)
             #expect(dates == dates.sorted(by: >))
             let pastTheEnd = try #require(try await MedicalRecordStore.listForPet(
                 Demo.pet(1), for: Self.vet, currentOnly: false, limit: 10, offset: 1000, on: app.db))
             #expect(pastTheEnd.total == bella.total && pastTheEnd.records.isEmpty)
             let current = try #require(try await MedicalRecordStore.listForPet(
                 Demo.pet(1), for: Self.vet, currentOnly: true, limit: 50, offset: 0, on: app.db))
-            #expect(current.total == bella.current && current.records.allSatisfy(\.0.is_current))
+            #expect(current.total == bella.current && current.records.allSatisfy(\.0.isCurrent))
 
             for caller in [Self.owner2, Self.stranger] {
                 #expect(try await MedicalRecordStore.listForPet(
@@ -178,7 +178,7 @@ import VaporTesting
             #expect(try await VisitStore.playback(UUID(uuidString: started.visitID)!, for: Self.stranger, on: app.db) == nil)
             #expect(try await VisitStore.playback(UUID(uuidString: started.visitID)!, for: Self.owner2, on: app.db) == nil)
             let own = try await VisitStore.playback(UUID(uuidString: started.visitID)!, for: Self.owner1, on: app.db)
-            #expect(own?.source == "recording" && own?.storage_key == started.key)
+            #expect(own?.source == "recording" && own?.storageKey == started.key)
         }
     }
 }
