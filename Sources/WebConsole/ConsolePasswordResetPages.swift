@@ -5,19 +5,8 @@ import Vapor
 /// A product's forgotten-password flow, as the console's public pages use it.
 public protocol ConsolePasswordResetService: Sendable {
     /// Sends a link when the address has an account; the answer is the same either way.
-    func requestReset(email: String, request: Request) async throws -> ConsolePasswordResetRequestOutcome
-    func confirmReset(token: String, newPassword: String, request: Request) async throws -> ConsolePasswordResetConfirmOutcome
-}
-
-public enum ConsolePasswordResetRequestOutcome: Sendable {
-    case sent(message: String)
-    case throttled(retryAfter: Int, message: String)
-}
-
-public enum ConsolePasswordResetConfirmOutcome: Sendable {
-    case changed(message: String)
-    /// The link is unusable, or the password breaks the product's rules; the product's own message.
-    case refused(message: String)
+    func requestReset(email: String, request: Request) async throws -> PasswordResetRequested
+    func confirmReset(token: String, newPassword: String, request: Request) async throws -> PasswordResetConfirmed
 }
 
 /// `GET/POST {mount}/password-reset` (ask for a link) and `GET/POST {mount}/password-reset/confirm` (the page the

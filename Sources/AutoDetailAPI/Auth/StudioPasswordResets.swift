@@ -62,10 +62,10 @@ struct StudioPasswordResets: Sendable {
             username: admin.username, studioName: settings.studioName, to: studioAddress,
             url: confirmPageURL + "?token=" + token, validMinutes: Self.validMinutes, sender: sender, now: now)
         try await db.writeTransaction { db in
-            let store = AdminPasswordResetStore(db: db)
+            let store = SingleUseLinkStore.adminPasswordResets(db)
             try await store.prune(before: now.addingTimeInterval(-86_400))
             try await store.create(
-                adminUserID: adminID, tokenHash: Secrets.hash(token),
+                owner: adminID, tokenHash: Secrets.hash(token),
                 expiresAt: now.addingTimeInterval(TimeInterval(Self.validMinutes * 60)), now: now)
             try await enqueue(message, kind: "password_reset", to: studioAddress, on: db, now: now)
         }
@@ -78,18 +78,18 @@ struct StudioPasswordResets: Sendable {
         guard (12...128).contains(newPassword.count) else { return .refused(Self.lengthRule) }
         let tokenHash = Secrets.hash(token)
         // bcrypt is slow on purpose; a made-up token must not make the server run it.
-        guard try await AdminPasswordResetStore(db: db).isUsable(tokenHash: tokenHash, now: now) else {
+        guard try await SingleUseLinkStore.adminPasswordResets(db).isUsable(tokenHash: tokenHash, now: now) else {
             return .refused(Self.invalidLink)
         }
         let passwordHash = try await hasher.hash(newPassword)
         let sender = sender
         return try await db.writeTransaction { db in
-            let resets = AdminPasswordResetStore(db: db)
+            let resets = SingleUseLinkStore.adminPasswordResets(db)
             let admins = AdminSessionStore(db: db)
             guard let adminID = try await resets.use(tokenHash: tokenHash, now: now),
                 let admin = try await admins.user(adminID)
             else { return .refused(Self.invalidLink) }
-            try await resets.voidUnused(adminUserID: adminID, now: now)
+            try await resets.voidUnused(owner: adminID, now: now)
             try await admins.replacePasswordEverywhere(userID: adminID, newHash: passwordHash, now: now)
             let settings = try await StudioSettingsStore(db: db).current()
             if let address = settings.adminEmail {

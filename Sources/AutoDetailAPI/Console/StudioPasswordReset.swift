@@ -5,17 +5,7 @@ import Vapor
 /// The studio console's forgotten-password pages call this, which calls `StudioPasswordResets` with the request's
 /// values (docs/login-and-sessions.md, "Studio").
 package enum StudioPasswordReset {
-    package enum Requested: Sendable {
-        case sent(message: String)
-        case throttled(retryAfter: Int, message: String)
-    }
-
-    package enum Confirmed: Sendable {
-        case changed(message: String)
-        case refused(message: String)
-    }
-
-    package static func request(email: String, request: Request) async throws -> Requested {
+    package static func request(email: String, request: Request) async throws -> PasswordResetRequested {
         switch try await request.studioPasswordResets.request(
             email: email, ip: request.core.clientAddress.ip(of: request), now: request.core.clock.now())
         {
@@ -24,7 +14,7 @@ package enum StudioPasswordReset {
         }
     }
 
-    package static func confirm(token: String, newPassword: String, request: Request) async throws -> Confirmed {
+    package static func confirm(token: String, newPassword: String, request: Request) async throws -> PasswordResetConfirmed {
         switch try await request.studioPasswordResets.confirm(token: token, newPassword: newPassword, now: request.now) {
         case .changed: return .changed(message: StudioPasswordResets.changedMessage)
         case .refused(let reason): return .refused(message: reason)

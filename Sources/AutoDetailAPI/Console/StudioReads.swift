@@ -5,21 +5,21 @@ import Vapor
 /// Everything the studio console's pages read, through the same stores and domain rules as `/api/admin` (so a page
 /// and the API cannot disagree). Reads only: the pages' writes are calls of their scripts to the admin API.
 package enum StudioReads {
-    package static func settings(_ request: Request) async throws -> StudioSettingsView {
-        StudioSettingsView(try await request.studioSettings.current())
+    package static func settings(_ request: Request) async throws -> StudioSettingsValues {
+        StudioSettingsValues(try await request.studioSettings.current())
     }
 
-    package static func services(_ request: Request) async throws -> [StudioServiceView] {
-        try await request.services.all(active: nil).map(StudioServiceView.init)
+    package static func services(_ request: Request) async throws -> [StudioService] {
+        try await request.services.all(active: nil).map(StudioService.init)
     }
 
-    package static func service(_ id: UUID, _ request: Request) async throws -> StudioServiceView? {
-        try await request.services.find(id).map(StudioServiceView.init)
+    package static func service(_ id: UUID, _ request: Request) async throws -> StudioService? {
+        try await request.services.find(id).map(StudioService.init)
     }
 
     /// Organisation keys, newest first (the console shows at most 200; revoked ones too).
-    package static func apiKeys(_ request: Request) async throws -> [StudioKeyView] {
-        try await request.apiKeys.organisationKeys(revoked: nil, limit: 200, offset: 0).items.map(StudioKeyView.init)
+    package static func apiKeys(_ request: Request) async throws -> [StudioKey] {
+        try await request.apiKeys.organisationKeys(revoked: nil, limit: 200, offset: 0).items.map(StudioKey.init)
     }
 
     // MARK: Days
@@ -63,10 +63,10 @@ package enum StudioReads {
 
     /// Bookings overlapping `[from, to)`, cancelled ones only when asked, by start.
     package static func calendar(from: Date, to: Date, includeCancelled: Bool, _ request: Request) async throws
-        -> [StudioBookingView]
+        -> [StudioBooking]
     {
         try await request.bookings.calendar(from: from, to: to, includeCancelled: includeCancelled)
-            .map { StudioBookingView($0.appointment) }
+            .map { StudioBooking($0.appointment) }
     }
 
     /// The filtered list: status, studio-local date range (inclusive), service, search (as the admin API's
@@ -74,7 +74,7 @@ package enum StudioReads {
     package static func list(
         status: String?, from: CalendarDay?, to: CalendarDay?, serviceID: UUID?, search: String?, limit: Int,
         _ request: Request
-    ) async throws -> [StudioBookingView] {
+    ) async throws -> [StudioBooking] {
         let clock = try await request.studioSettings.current().clock
         var filter = AppointmentFilter()
         filter.status = status.flatMap { AppointmentStatus(rawValue: $0)?.rawValue }
@@ -82,16 +82,16 @@ package enum StudioReads {
         filter.startFrom = from.map(clock.startOfDay)
         filter.startBefore = to.map { clock.startOfDay($0.adding(days: 1)) }
         return try await request.bookings.consoleList(filter, serviceID: serviceID, limit: limit)
-            .map(StudioBookingView.init)
+            .map(StudioBooking.init)
     }
 
     /// One booking with its photos (the §7.5 integrity check applied, URLs freshly signed).
-    package static func booking(_ id: UUID, _ request: Request) async throws -> StudioBookingView? {
+    package static func booking(_ id: UUID, _ request: Request) async throws -> StudioBooking? {
         guard let item = try await request.bookings.appointment(id, scope: .everything) else { return nil }
-        var view = StudioBookingView(item.appointment)
+        var view = StudioBooking(item.appointment)
         let photos = await AppointmentAssembler.verifyExpired(item.photos, req: request)
         view.photos = photos.map { photo in
-            StudioPhotoView(
+            StudioPhoto(
                 id: photo.id, kind: photo.kind, url: request.photoStorage.presignDownload(key: photo.objectKey, for: request),
                 createdAt: photo.createdAt, sizeBytes: photo.sizeBytes, mismatch: photo.mismatch)
         }
@@ -106,13 +106,13 @@ package enum StudioReads {
     /// Attention list: bookings still unconfirmed from today on, and work of the last 14 days missing before/after
     /// photos.
     package static func attention(_ request: Request) async throws
-        -> (unconfirmed: [StudioBookingView], missingPhotos: [(StudioBookingView, before: Bool, after: Bool)])
+        -> (unconfirmed: [StudioBooking], missingPhotos: [(StudioBooking, before: Bool, after: Bool)])
     {
         let clock = try await request.studioSettings.current().clock
         let today = clock.startOfDay(clock.day(of: request.now))
-        let unconfirmed = try await request.bookings.unconfirmed(from: today, limit: 50).map(StudioBookingView.init)
+        let unconfirmed = try await request.bookings.unconfirmed(from: today, limit: 50).map(StudioBooking.init)
         let missing = try await request.bookings.missingPhotos(since: today.addingTimeInterval(-14 * 86_400), limit: 50)
-            .map { (StudioBookingView($0.0), before: $0.missingBefore, after: $0.missingAfter) }
+            .map { (StudioBooking($0.0), before: $0.missingBefore, after: $0.missingAfter) }
         return (unconfirmed, missing)
     }
 
@@ -132,7 +132,7 @@ package enum StudioReads {
 
     /// The slots of `day` a booking could move to: the §6 grid for the booking's own length, the admin day range
     /// (rule 16), and the bays left with the booking itself not counted; only slots with a free bay.
-    package static func rescheduleSlots(_ id: UUID, day: CalendarDay, _ request: Request) async throws -> [StudioSlotView] {
+    package static func rescheduleSlots(_ id: UUID, day: CalendarDay, _ request: Request) async throws -> [StudioSlot] {
         guard let item = try await request.bookings.appointment(id, scope: .everything) else {
             throw APIError.appointmentNotFound
         }
@@ -149,7 +149,7 @@ package enum StudioReads {
             guard grid.adminBookableSlot(slot.start, now: now) != nil, slot.start != booking.startAt else { return nil }
             let remaining = Occupancy.remaining(start: slot.start, end: slot.end, capacity: settings.capacity, occupied: others)
             guard remaining > 0 else { return nil }
-            return StudioSlotView(start: slot.start, end: slot.end, startTime: slot.startTime.text,
+            return StudioSlot(start: slot.start, end: slot.end, startTime: slot.startTime.text,
                                   endTime: slot.endTime.text, remaining: remaining)
         }
     }
@@ -165,21 +165,21 @@ package enum StudioReads {
 
     // MARK: Customers
 
-    package static func customers(search: String?, _ request: Request) async throws -> (items: [StudioCustomerView], total: Int) {
+    package static func customers(search: String?, _ request: Request) async throws -> (items: [StudioCustomer], total: Int) {
         let page = try await request.installs.page(search: search?.lowercased(), priority: nil, limit: 200, offset: 0)
-        return (page.items.map(StudioCustomerView.init), page.total)
+        return (page.items.map(StudioCustomer.init), page.total)
     }
 
     package static func customer(_ id: UUID, _ request: Request) async throws
-        -> (customer: StudioCustomerView, messages: [StudioMessageView], bookings: [StudioBookingView])?
+        -> (customer: StudioCustomer, messages: [StudioMessage], bookings: [StudioBooking])?
     {
         guard let row = try await request.installs.iosUser(id) else { return nil }
         let messages = try await request.messages.latest(of: id, limit: 100).map {
-            StudioMessageView(id: $0.id!, text: $0.text, createdAt: $0.createdAt, readAt: $0.readAt)
+            StudioMessage(id: $0.id!, text: $0.text, createdAt: $0.createdAt, readAt: $0.readAt)
         }
         var filter = AppointmentFilter()
         filter.installID = id
-        let bookings = try await request.bookings.consoleList(filter, serviceID: nil, limit: 200).map(StudioBookingView.init)
-        return (StudioCustomerView(row), messages, bookings)
+        let bookings = try await request.bookings.consoleList(filter, serviceID: nil, limit: 200).map(StudioBooking.init)
+        return (StudioCustomer(row), messages, bookings)
     }
 }

@@ -40,7 +40,7 @@ struct BookingPages: Sendable {
         let days = try await StudioReads.days(from: monday, count: 7, request)
         let bookings = try await StudioReads.calendar(
             from: days.first!.start, to: days.last!.end, includeCancelled: false, request)
-        let format = StudioFormat(timezone: settings.timezone)
+        let format = ConsoleDates(timezone: settings.timezone)
         let weekLink = { (day: CalendarDay) in context.path("/bookings") + "?week=\(day.description)" }
         return context.render("Bookings", request, .div(
             .class("stack"),
@@ -76,7 +76,7 @@ struct BookingPages: Sendable {
             .flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
         let bookings = try await StudioReads.list(
             status: status, from: from, to: to, serviceID: serviceID, search: search, limit: 300, request)
-        let format = StudioFormat(timezone: settings.timezone)
+        let format = ConsoleDates(timezone: settings.timezone)
         let statuses = ["new", "confirmed", "in_progress", "done", "cancelled"]
         return context.render("Bookings list", request, .div(
             .class("stack"),
@@ -101,14 +101,14 @@ struct BookingPages: Sendable {
         ))
     }
 
-    func bookingTable(_ bookings: [StudioBookingView], format: StudioFormat) -> Node<HTML.BodyContext> {
+    func bookingTable(_ bookings: [StudioBooking], format: ConsoleDates) -> Node<HTML.BodyContext> {
         if bookings.isEmpty { return .p(.class("muted"), .text("No bookings match.")) }
         return .div(.class("table-wrap"), .table(
             .id("bookings"),
             .thead(.tr(.th("When"), .th("Customer"), .th("Car"), .th("Service"), .th("Price"), .th("Status"))),
             .tbody(.forEach(bookings) { b in
                 .tr(
-                    .td(.a(.attr("href", bookingPath(b.id)), .safeText(format.dateTime(b.start)))),
+                    .td(.a(.attr("href", bookingPath(b.id)), .safeText(format.dayAndDateTime(b.start)))),
                     .td(.safeText(b.clientName), .unwrap(b.phone) { .div(.class("muted"), .safeText($0)) }),
                     .td(.safeText([b.carMake, b.carPlate].compactMap { $0 }.joined(separator: " · "))),
                     .td(.safeText(b.serviceName)),
@@ -132,25 +132,25 @@ struct BookingPages: Sendable {
         let id = try bookingID(request)
         guard let b = try await StudioReads.booking(id, request) else { throw APIError.notFound("Appointment not found") }
         let settings = try await StudioReads.settings(request)
-        let format = StudioFormat(timezone: settings.timezone)
+        let format = ConsoleDates(timezone: settings.timezone)
         let apiPath = "/api/admin/appointments/\(id.uuidString.lowercased())"
         let day = StudioReads.localPosition(b.start, zone: settings.timezone).day
         return context.render("Booking of \(b.clientName)", request, .div(
             .class("stack"),
             .p(.a(.attr("href", context.path("/bookings") + "?week=\(day.description)"), .text("← Week of this booking"))),
             .div(.class("head"),
-                 .h1(.safeText(b.clientName + " · " + format.dateTime(b.start))),
+                 .h1(.safeText(b.clientName + " · " + format.dayAndDateTime(b.start))),
                  .span(.id("booking-status"), .class(StudioFormat.statusBadge(b.status)),
                        .attr("data-status", b.status), .safeText(StudioFormat.statusLabel(b.status)))),
             .div(.class("grid"),
                 .tag("section", .attr("class", "card"),
                     .h2("Booking"),
                     .dl(.class("facts"),
-                        .dt("When"), .dd(.safeText("\(format.dateTime(b.start)) – \(format.time(b.end)) (\(settings.timezone))")),
+                        .dt("When"), .dd(.safeText("\(format.dayAndDateTime(b.start)) – \(format.time(b.end)) (\(settings.timezone))")),
                         .dt("Service"), .dd(.safeText("\(b.serviceName) · \(StudioFormat.minutes(Int(b.end.timeIntervalSince(b.start) / 60)))")),
                         .dt("Price"), .dd(.safeText(StudioFormat.rub(b.priceRub))),
                         .dt("Booked via"), .dd(.safeText(b.source == "ios" ? "iPhone app" : b.source == "api" ? "API key" : "Console")),
-                        .dt("Created"), .dd(.safeText(format.dateTime(b.createdAt))),
+                        .dt("Created"), .dd(.safeText(format.dayAndDateTime(b.createdAt))),
                         .dt("Notes"), .dd(.safeText(b.notes ?? "—"))
                     )),
                 .tag("section", .attr("class", "card"),
@@ -192,7 +192,7 @@ struct BookingPages: Sendable {
         ))
     }
 
-    private func rescheduleSection(_ b: StudioBookingView, day: CalendarDay) -> Node<HTML.BodyContext> {
+    private func rescheduleSection(_ b: StudioBooking, day: CalendarDay) -> Node<HTML.BodyContext> {
         let base = bookingPath(b.id)
         return .tag("section", .attr("class", "card"), .attr("id", "reschedule"), .attr("aria-labelledby", "reschedule-title"),
             .attr("data-slots-url", base + "/slots"), .attr("data-move-url", base + "/reschedule"),
@@ -207,7 +207,7 @@ struct BookingPages: Sendable {
         )
     }
 
-    private func photoSection(_ b: StudioBookingView, kind: String, title: String, format: StudioFormat) -> Node<HTML.BodyContext> {
+    private func photoSection(_ b: StudioBooking, kind: String, title: String, format: ConsoleDates) -> Node<HTML.BodyContext> {
         let photos = b.photos.filter { $0.kind == kind }
         let id = b.id.uuidString.lowercased()
         return .tag("section", .attr("class", "card"), .attr("id", "photos-\(kind)"),
@@ -268,7 +268,7 @@ struct BookingPages: Sendable {
             throw APIError.badRequest("Invalid parameter: date (must be a date YYYY-MM-DD)")
         }
         let settings = try await StudioReads.settings(request)
-        let format = StudioFormat(timezone: settings.timezone)
+        let format = ConsoleDates(timezone: settings.timezone)
         let slots = try await StudioReads.rescheduleSlots(id, day: day, request)
         let iso = ISO8601DateFormatter()
         let fragment: Node<HTML.BodyContext> = slots.isEmpty

@@ -17,7 +17,7 @@ struct CustomerPages: Sendable {
 
     @Sendable func list(request: Request) async throws -> Response {
         let settings = try await StudioReads.settings(request)
-        let format = StudioFormat(timezone: settings.timezone)
+        let format = ConsoleDates(timezone: settings.timezone)
         let search = request.query[String.self, at: "search"].map { $0.trimmingCharacters(in: .whitespaces) }
             .flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
         let (customers, total) = try await StudioReads.customers(search: search, request)
@@ -52,7 +52,7 @@ struct CustomerPages: Sendable {
             let (c, messages, bookings) = try await StudioReads.customer(id, request)
         else { throw APIError.notFound("iOS user not found") }
         let settings = try await StudioReads.settings(request)
-        let format = StudioFormat(timezone: settings.timezone)
+        let format = ConsoleDates(timezone: settings.timezone)
         let api = "/api/admin/ios-users/\(id.uuidString.lowercased())"
         return context.render(c.name ?? "Customer", request, .div(
             .class("stack"),
@@ -66,7 +66,7 @@ struct CustomerPages: Sendable {
                         .dt("Telegram"), .dd(.safeText(c.telegram.map { "@" + $0 } ?? "—")),
                         .dt("Car"), .dd(.safeText([c.carMake, c.carPlate].compactMap { $0 }.joined(separator: " · ").nonEmpty ?? "—")),
                         .dt("Key"), .dd(.code(.safeText(c.keyPrefix + "…"))),
-                        .dt("Installed"), .dd(.safeText(format.dateTime(c.createdAt))),
+                        .dt("Installed"), .dd(.safeText(format.dayAndDateTime(c.createdAt))),
                         .dt("Last seen"), .dd(.safeText(c.lastSeenAt.map(format.dateTime) ?? "Never")),
                         .dt("Requests"), .dd(.safeText(String(c.requestCount))),
                         .dt("Priority"), .dd(.safeText(c.priority))

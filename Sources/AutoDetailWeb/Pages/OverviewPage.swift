@@ -15,7 +15,7 @@ struct OverviewPage: Sendable {
 
     @Sendable func overview(request: Request) async throws -> Response {
         let settings = try await StudioReads.settings(request)
-        let format = StudioFormat(timezone: settings.timezone)
+        let format = ConsoleDates(timezone: settings.timezone)
         let today = try await StudioReads.today(request)
         let todayDays = try await StudioReads.days(from: today, count: 1, request)
         let todays = try await StudioReads.calendar(

@@ -59,7 +59,7 @@ struct ServicePages: Sendable {
         ))
     }
 
-    private func form(_ s: StudioServiceView?) -> Node<HTML.BodyContext> {
+    private func form(_ s: StudioService?) -> Node<HTML.BodyContext> {
         let api = s.map { "PUT /api/admin/services/\($0.id.uuidString.lowercased())" } ?? "POST /api/admin/services"
         return .tag("form", .attr("class", "card"), .attr("id", "service-form"), .attr("data-api", api),
             .attr("data-then", context.path("/services")),

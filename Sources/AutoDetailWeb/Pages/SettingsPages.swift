@@ -18,7 +18,7 @@ struct SettingsPages: Sendable {
     @Sendable func apiKeys(request: Request) async throws -> Response {
         let settings = try await StudioReads.settings(request)
         let keys = try await StudioReads.apiKeys(request)
-        let format = StudioFormat(timezone: settings.timezone)
+        let format = ConsoleDates(timezone: settings.timezone)
         return context.render("API keys", request, .div(
             .class("stack"),
             .h1("API keys"),

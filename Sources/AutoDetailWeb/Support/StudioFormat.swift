@@ -1,27 +1,8 @@
 import AppCore
 import Foundation
 
-/// Dates, times and money as the studio reads them: in the studio's own zone (whatever the server's), roubles with
-/// thin grouping.
-struct StudioFormat: Sendable {
-    let zone: TimeZone
-
-    init(timezone: String) { zone = TimeZone.stored(timezone) }
-
-    func time(_ date: Date) -> String { format(date, "HH:mm") }
-    func dateTime(_ date: Date) -> String { format(date, "EEE d MMM yyyy, HH:mm") }
-    func shortDateTime(_ date: Date) -> String { format(date, "d MMM, HH:mm") }
-    func dayTitle(_ day: CalendarDay) -> String { format(noon(day), "EEEE d MMMM yyyy") }
-    func shortDay(_ day: CalendarDay) -> String { format(noon(day), "EEE d MMM") }
-    func tinyDay(_ day: CalendarDay) -> String { format(noon(day), "d MMM") }
-
-    /// `datetime` attribute value of a `<time>`.
-    func iso(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        return f.string(from: date)
-    }
-
+/// Money, durations and booking statuses as the studio reads them (dates: WebConsole's `ConsoleDates`).
+enum StudioFormat {
     static func rub(_ amount: Int) -> String {
         let f = NumberFormatter()
         f.numberStyle = .decimal
@@ -67,17 +48,5 @@ struct StudioFormat: Sendable {
         case "cancelled": "Cancel booking"
         default: statusLabel(status)
         }
-    }
-
-    private func noon(_ day: CalendarDay) -> Date {
-        LocalDay.instant(on: day, hour: 12, minute: 0, in: zone)
-    }
-
-    private func format(_ date: Date, _ pattern: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = zone
-        formatter.dateFormat = pattern
-        return formatter.string(from: date)
     }
 }

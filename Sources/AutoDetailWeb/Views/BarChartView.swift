@@ -9,7 +9,7 @@ import WebConsole
 /// same figures in a visually hidden table for screen readers.
 struct BarChartView {
     let totals: [StudioDayTotal]
-    let format: StudioFormat
+    let format: ConsoleDates
 
     func render() -> Node<HTML.BodyContext> {
         let width = 840.0, barArea = 110.0, gap = 30.0, left = 40.0

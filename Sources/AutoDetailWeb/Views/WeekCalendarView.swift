@@ -9,20 +9,20 @@ import WebConsole
 /// many lanes as the studio has bays (more when it is overbooked), so capacity shows at a glance.
 struct WeekCalendarView {
     let days: [StudioDay]
-    let bookings: [StudioBookingView]
-    let settings: StudioSettingsView
+    let bookings: [StudioBooking]
+    let settings: StudioSettingsValues
     let today: CalendarDay
     let bookingPath: (UUID) -> String
 
     private struct Placed {
-        let booking: StudioBookingView
+        let booking: StudioBooking
         let top: Int
         let length: Int
         var lane: Int
     }
 
     func render() -> Node<HTML.BodyContext> {
-        let format = StudioFormat(timezone: settings.timezone)
+        let format = ConsoleDates(timezone: settings.timezone)
         let byDay = placedByDay()
         let (first, last) = visibleRange(byDay)
         return .div(

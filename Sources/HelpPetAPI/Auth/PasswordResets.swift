@@ -47,10 +47,10 @@ struct PasswordResets: Sendable {
         let url = confirmPageURL + "?token=" + token
         let (mailFrom, metrics) = (mailFrom, metrics)
         try await db.writeTransaction { db in
-            let store = PasswordResetStore(db: db)
+            let store = SingleUseLinkStore.passwordResets(db)
             try await store.prune(before: now.addingTimeInterval(-86_400))
             try await store.create(
-                userID: account.id, tokenHash: ConsoleCredentials.hash(token),
+                owner: account.id, tokenHash: ConsoleCredentials.hash(token),
                 expiresAt: now.addingTimeInterval(TimeInterval(Self.validMinutes * 60)), now: now)
             try await OutgoingEmails(db: db, mailFrom: mailFrom, metrics: metrics)
                 .enqueuePasswordResetLink(to: account, url: url, validMinutes: Self.validMinutes, now: now)
@@ -64,15 +64,15 @@ struct PasswordResets: Sendable {
         try PasswordRules.check(newPassword, field: "new_password")
         let tokenHash = ConsoleCredentials.hash(token)
         // bcrypt is slow on purpose; a made-up token must not make the server run it.
-        guard try await PasswordResetStore(db: db).isUsable(tokenHash: tokenHash, now: now) else { throw Self.invalidLink }
+        guard try await SingleUseLinkStore.passwordResets(db).isUsable(tokenHash: tokenHash, now: now) else { throw Self.invalidLink }
         let passwordHash = try await hasher.hash(newPassword)
         let (mailFrom, metrics) = (mailFrom, metrics)
         return try await db.writeTransaction { db in
-            let store = PasswordResetStore(db: db)
+            let store = SingleUseLinkStore.passwordResets(db)
             guard let userID = try await store.use(tokenHash: tokenHash, now: now),
                 let account = try await UserStore.activeAccount(id: userID, on: db)
             else { throw Self.invalidLink }
-            try await store.voidUnused(userID: userID, now: now)
+            try await store.voidUnused(owner: userID, now: now)
             try await UserStore.replacePassword(userID, hash: passwordHash, now: now, on: db)
             try await ConsoleSessionStore.revokeAll(userID: userID, now: now, on: db)
             try await OutgoingEmails(db: db, mailFrom: mailFrom, metrics: metrics)

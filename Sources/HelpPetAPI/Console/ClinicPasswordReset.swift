@@ -5,17 +5,7 @@ import Vapor
 /// The clinic console's forgotten-password pages call the API's own service, so both share rules, limits and
 /// messages (`POST /auth/password-reset…`).
 package enum ClinicPasswordReset {
-    package enum Requested: Sendable {
-        case sent(message: String)
-        case throttled(retryAfter: Int, message: String)
-    }
-
-    package enum Confirmed: Sendable {
-        case changed(message: String)
-        case refused(message: String)
-    }
-
-    package static func request(email: String, request: Request) async throws -> Requested {
+    package static func request(email: String, request: Request) async throws -> PasswordResetRequested {
         switch try await request.passwordResets.request(
             email: email, ip: request.core.clientAddress.ip(of: request), now: request.core.clock.now())
         {
@@ -25,7 +15,7 @@ package enum ClinicPasswordReset {
         }
     }
 
-    package static func confirm(token: String, newPassword: String, request: Request) async throws -> Confirmed {
+    package static func confirm(token: String, newPassword: String, request: Request) async throws -> PasswordResetConfirmed {
         do {
             let userID = try await request.passwordResets.confirm(token: token, newPassword: newPassword, now: request.now)
             request.readPathCaches.identities.invalidate(userID)

@@ -46,7 +46,7 @@ package struct ClinicVisitDetail: Sendable {
     package let approvedAt: String?
     package let addenda: [ConsoleAddendum]
     /// The structured draft (`metadata.clinical_note`): sections whose sentences point at the audio.
-    package let note: ClinicalNoteView?
+    package let note: StoredClinicalNote?
 }
 
 /// The visit page's read. Staff of the visit's practice and ADMIN only: owners read approved notes on their own
@@ -83,7 +83,7 @@ package enum ClinicVisit {
             segments: segments, metadata: row.metadata, createdByName: around.createdByName,
             createdAt: row.createdAt, updatedAt: row.updatedAt,
             approvedAt: { if case .string(let at)? = row.metadata["summary_approved_at"] { at } else { nil } }(),
-            addenda: try await addenda(request: request, visitID: id), note: ClinicalNoteView(row.metadata))
+            addenda: try await addenda(request: request, visitID: id), note: StoredClinicalNote(row.metadata))
     }
 
     /// The printable discharge page's read: whoever may read the visit (the pet's owner included), once the note is

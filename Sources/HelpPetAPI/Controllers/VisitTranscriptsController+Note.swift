@@ -25,7 +25,7 @@ extension VisitTranscriptsController {
             var patch = MetadataPatch()
             patch.set["clinical_note"] = .object(corrected)
             patch.set["note_corrections"] = NoteCorrection.history(current.metadata, adding: changes, by: caller.id, at: now)
-            let summary = ClinicalNoteView(["clinical_note": .object(corrected)]).flatMap(NoteSummaryText.render)
+            let summary = StoredClinicalNote(["clinical_note": .object(corrected)]).flatMap(NoteSummaryText.render)
             patch.set["summary_status"] = .string("draft")
             try await VisitStore.updateTranscript(
                 id, metadata: try patch.sqlValue(current: current.metadata, on: db), fullText: current.fullText,

@@ -25,7 +25,7 @@ extension DischargeInstructions {
         var approvedAt: String?
         if case .string(let at)? = visit.metadata["summary_approved_at"] { approvedAt = at }
         self.init(
-            note: NoteApproval.approvedSource(visit.metadata) == .note ? ClinicalNoteView(visit.metadata) : nil,
+            note: NoteApproval.approvedSource(visit.metadata) == .note ? StoredClinicalNote(visit.metadata) : nil,
             summary: visit.summary, petName: petName, practiceName: practice.name, visitDate: visit.visitDate,
             zone: practice.timeZone, approvedAt: approvedAt, addenda: addenda)
     }

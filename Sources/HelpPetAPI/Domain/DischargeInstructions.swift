@@ -35,7 +35,7 @@ package struct DischargeInstructions: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
-    package init(note: ClinicalNoteView?, summary: String?, petName: String, practiceName: String, visitDate: Date,
+    package init(note: StoredClinicalNote?, summary: String?, petName: String, practiceName: String, visitDate: Date,
          zone: TimeZone, approvedAt: String?, addenda: [String])
     {
         self.petName = petName
@@ -45,8 +45,8 @@ package struct DischargeInstructions: Sendable, Equatable {
         // From the approved note: its assessment, else its examination. A note approved as the vet's own text
         // (no structured note behind it) is that text, word for word.
         if let note {
-            let assessment = note.text(ofSections: ClinicalNoteView.assessmentKeys)
-                ?? note.text(ofSections: ClinicalNoteView.examinationKeys)
+            let assessment = note.text(ofSections: StoredClinicalNote.assessmentKeys)
+                ?? note.text(ofSections: StoredClinicalNote.examinationKeys)
             found = assessment.map { [$0] } ?? []
         } else {
             found = summary.map { [$0] } ?? []
@@ -79,9 +79,9 @@ package struct DischargeInstructions: Sendable, Equatable {
 
     static func capitalized(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
 
-    static func instructions(for med: ClinicalNoteView.Medication) -> String {
+    static func instructions(for med: StoredClinicalNote.Medication) -> String {
         var words = ["Give"]
-        words.append(ClinicalNoteView.amount(med.dose, med.doseMax, med.unit) ?? "the amount on the label")
+        words.append(StoredClinicalNote.amount(med.dose, med.doseMax, med.unit) ?? "the amount on the label")
         if let route = med.route, let phrase = routePhrase[route] { words.append(phrase) }
         if let frequency = med.frequency { words.append(frequencyPhrase[frequency] ?? frequency) }
         if let duration = med.duration { words.append("for \(duration)") }

@@ -60,7 +60,7 @@ enum NoteApproval {
     }
 
     static func source(ofApproved summary: String?, metadata: [String: JSONValue]) -> Source {
-        guard let note = ClinicalNoteView(metadata), let summary,
+        guard let note = StoredClinicalNote(metadata), let summary,
             summary.trimmingCharacters(in: .whitespacesAndNewlines)
                 == (NoteSummaryText.render(note) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         else { return .text }
@@ -70,7 +70,7 @@ enum NoteApproval {
     /// Notes approved before `summary_approved_from` existed were approved from their note.
     static func approvedSource(_ metadata: [String: JSONValue]) -> Source {
         guard case .string(let raw)? = metadata["summary_approved_from"], let source = Source(rawValue: raw) else {
-            return ClinicalNoteView(metadata) == nil ? .text : .note
+            return StoredClinicalNote(metadata) == nil ? .text : .note
         }
         return source
     }

@@ -166,12 +166,12 @@ struct NoteCorrection: Sendable {
                 case .number(let old)? = before["dose"]?.numbersAsDoubles,
                 object["dose"]?.numbersAsDoubles != .number(old)
             else { continue }
-            let oldText = ClinicalNoteView.format(old)
+            let oldText = StoredClinicalNote.format(old)
             let names = [name, object["brand"]?.stringValue].compactMap { $0?.lowercased() }
             for sentence in sentences {
                 let lower = sentence.lowercased()
                 guard names.contains(where: { lower.contains($0) }), Self.containsNumber(oldText, in: lower) else { continue }
-                let now = ClinicalNoteView.amount(
+                let now = StoredClinicalNote.amount(
                     object["dose"]?.numbersAsDoubles.doubleValue, object["dose_max"]?.numbersAsDoubles.doubleValue,
                     object["unit"]?.stringValue) ?? "no dose"
                 flags.append(.object([

@@ -14,10 +14,10 @@ package enum NoteSummaryText {
 
     /// The summary of a note given as its JSON (`server transcribe` prints it beside the note).
     package static func render(noteJSON: Data) -> String? {
-        (try? JSONDecoder().decode(ClinicalNoteView.self, from: noteJSON)).flatMap(render)
+        (try? JSONDecoder().decode(StoredClinicalNote.self, from: noteJSON)).flatMap(render)
     }
 
-    package static func render(_ note: ClinicalNoteView) -> String? {
+    package static func render(_ note: StoredClinicalNote) -> String? {
         var lines: [String] = []
         for section in note.sections ?? [] where !section.sentences.isEmpty {
             lines.append("\(section.title): " + section.sentences.map(\.text).joined(separator: " "))
@@ -27,12 +27,12 @@ package enum NoteSummaryText {
                 ("temperature", vitals.temperature), ("weight", vitals.weight), ("heart rate", vitals.heartRate),
                 ("respiratory rate", vitals.respiratoryRate),
             ].compactMap { name, measurement in
-                measurement.flatMap { ClinicalNoteView.amount($0.value, $0.valueMax, $0.unit) }.map { "\(name) \($0)" }
+                measurement.flatMap { StoredClinicalNote.amount($0.value, $0.valueMax, $0.unit) }.map { "\(name) \($0)" }
             }
             if !parts.isEmpty { lines.append("Vitals: " + parts.joined(separator: "; ")) }
         }
         let medications = (note.medications ?? []).map { medication in
-            [medication.displayName, ClinicalNoteView.amount(medication.dose, medication.doseMax, medication.unit),
+            [medication.displayName, StoredClinicalNote.amount(medication.dose, medication.doseMax, medication.unit),
              medication.frequency, medication.duration.map { "for \($0)" }].compactMap { $0 }.joined(separator: " ")
         }
         if !medications.isEmpty { lines.append("Medications: " + medications.joined(separator: "; ")) }

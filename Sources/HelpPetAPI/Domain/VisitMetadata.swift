@@ -14,7 +14,7 @@ enum VisitMetadata {
         "transcription_completed_at", "transcription_failed_at", "transcription_error", "transcript_length",
         "transcript_segments", "language", "audio_duration_seconds", "real_time_factor", "summary_status",
         "transcription_note", "vocabulary_corrections", "transcription_progress",
-        // Who approved the note, and when (NoteApproval); the worker's sectioned note (ClinicalNoteView).
+        // Who approved the note, and when (NoteApproval); the worker's sectioned note (StoredClinicalNote).
         "summary_approved_by", "summary_approved_at", "clinical_note",
         // Whether the drafted note or a text of the vet's own was approved; the vet's corrections of the draft.
         "summary_approved_from", "note_corrections",

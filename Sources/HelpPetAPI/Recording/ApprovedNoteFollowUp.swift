@@ -18,7 +18,7 @@ enum ApprovedNoteFollowUp {
     static func record(
         visit: Visit, summary: String?, approvedBy userID: UUID, now: Date, on db: any Database
     ) async throws {
-        guard let note = ClinicalNoteView(visit.metadata),
+        guard let note = StoredClinicalNote(visit.metadata),
             let practice = try await Practice.find(visit.practiceID, on: db),
             let day = note.followUpDay(visitDate: visit.visitDate, zone: practice.timeZone)
         else { return }
@@ -36,10 +36,10 @@ enum ApprovedNoteFollowUp {
         record.recordType = MedicalRecordType.visitSummary.rawValue
         record.title = "Visit summary"
         record.description = summary.map { String($0.prefix(10_000)) }
-        record.diagnosis = note.text(ofSections: ClinicalNoteView.assessmentKeys).map { String($0.prefix(10_000)) }
-        record.treatmentPlan = note.text(ofSections: ClinicalNoteView.planKeys).map { String($0.prefix(10_000)) }
+        record.diagnosis = note.text(ofSections: StoredClinicalNote.assessmentKeys).map { String($0.prefix(10_000)) }
+        record.treatmentPlan = note.text(ofSections: StoredClinicalNote.planKeys).map { String($0.prefix(10_000)) }
         record.medications = (note.medications ?? []).map { med in
-            [med.brand.map { "\(med.name) (\($0))" } ?? med.name, ClinicalNoteView.amount(med.dose, med.doseMax, med.unit), med.frequency]
+            [med.brand.map { "\(med.name) (\($0))" } ?? med.name, StoredClinicalNote.amount(med.dose, med.doseMax, med.unit), med.frequency]
                 .compactMap { $0 }.joined(separator: " ")
         }
         record.notes = note.followUp?.text.map { String($0.prefix(10_000)) }

@@ -130,7 +130,7 @@ public enum VisitTranscriptionJobs {
             let isDraft = visit.metadata["summary_status"] == .string("draft")
             if (visit.summary ?? "").isEmpty || isDraft {
                 // One note: the summary is written from the drafted note, not from a second reading of the text.
-                let draft = result.clinicalNote.flatMap { ClinicalNoteView(["clinical_note": $0]) }
+                let draft = result.clinicalNote.flatMap { StoredClinicalNote(["clinical_note": $0]) }
                     .flatMap(NoteSummaryText.render) ?? result.draftSummary
                 summary = draft
                 drafted = draft != nil

@@ -119,7 +119,7 @@ struct AdminPages: Sendable {
                                       practiceFields(practice), submit: "Save practice"),
                     DeliveryLogView(caption: "Latest emails and pushes about \(practice.name)'s appointments",
                                     rows: deliveries[practice.id] ?? [],
-                                    clock: PracticeClock(zone: TimeZone.stored(practice.timezone))).render())
+                                    clock: ConsoleDates(zone: TimeZone.stored(practice.timezone))).render())
             },
             .section(.class("card stack narrow"), .h2("New practice"),
                      PageParts.apiForm("POST", "/api/v1/practices", then: context.path("/admin/practices"),

@@ -35,7 +35,7 @@ struct AppointmentView {
     let vets: [ScheduleVet]
     let deliveries: [MailDeliveryRow]
 
-    private var clock: PracticeClock { PracticeClock(zone: detail.practice.timezone) }
+    private var clock: ConsoleDates { ConsoleDates(zone: detail.practice.timezone) }
     private var id: String { detail.id.uuidString.lowercased() }
     private var apiPath: String { "/api/v1/appointments/\(id)" }
     private var isClosed: Bool { ["completed", "cancelled", "no_show"].contains(detail.status) }

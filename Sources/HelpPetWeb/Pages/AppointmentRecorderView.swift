@@ -44,7 +44,7 @@ struct AppointmentRecorderView {
             text += " by \(vet.name)"
         }
         if let at = consent.confirmedAt, let date = ISO8601DateFormatter().date(from: at) {
-            text += " on \(PracticeClock(zone: detail.practice.timezone).dateTime(date))"
+            text += " on \(ConsoleDates(zone: detail.practice.timezone).dateTime(date))"
         }
         return text + "."
     }

@@ -10,7 +10,7 @@ struct BoardView {
     let window: ScheduleWindow
     let layout: DayBoardPages.Layout
 
-    private var clock: PracticeClock { PracticeClock(zone: window.practice.timezone) }
+    private var clock: ConsoleDates { ConsoleDates(zone: window.practice.timezone) }
 
     func render() -> String {
         let columns: [(title: String, key: String, items: [ScheduleAppointment])]

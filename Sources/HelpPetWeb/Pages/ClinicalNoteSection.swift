@@ -6,7 +6,7 @@ import Plot
 /// stretch of the recording it was written from, then the vitals, medications and follow-up read alongside, and
 /// the flags a person should look at before approving.
 struct ClinicalNoteSection {
-    let note: ClinicalNoteView
+    let note: StoredClinicalNote
     let hasAudio: Bool
     let approved: Bool
 
@@ -33,7 +33,7 @@ struct ClinicalNoteSection {
         )
     }
 
-    private func sentence(_ sentence: ClinicalNoteView.Sentence) -> Node<HTML.ListContext> {
+    private func sentence(_ sentence: StoredClinicalNote.Sentence) -> Node<HTML.ListContext> {
         guard hasAudio, let first = sentence.sources?.first else { return .li(.safeText(sentence.text)) }
         return .li(.button(
             .class("note-source"), .attr("data-start", String(format: "%.2f", first.start)),
@@ -67,7 +67,7 @@ struct ClinicalNoteSection {
                     .tbody(.forEach(medications) { med in
                         .tr(.attr("data-drug", med.name),
                             .td(.safeText(med.displayName)),
-                            .td(.safeText(ClinicalNoteView.amount(med.dose, med.doseMax, med.unit) ?? "—")),
+                            .td(.safeText(StoredClinicalNote.amount(med.dose, med.doseMax, med.unit) ?? "—")),
                             .td(.safeText(med.route ?? "—")), .td(.safeText(med.frequency ?? "—")),
                             .td(.safeText(med.duration ?? "—")))
                     }))))),
@@ -79,19 +79,19 @@ struct ClinicalNoteSection {
 
     private func vitalsList() -> [Node<HTML.BodyContext>] {
         let vitals = note.vitals
-        let rows: [(String, ClinicalNoteView.Measurement?)] = [
+        let rows: [(String, StoredClinicalNote.Measurement?)] = [
             ("Temperature", vitals?.temperature), ("Weight", vitals?.weight),
             ("Heart rate", vitals?.heartRate), ("Respiratory rate", vitals?.respiratoryRate),
         ]
         return rows.flatMap { label, measurement -> [Node<HTML.BodyContext>] in
             guard let measurement,
-                let amount = ClinicalNoteView.amount(measurement.value, measurement.valueMax, measurement.unit)
+                let amount = StoredClinicalNote.amount(measurement.value, measurement.valueMax, measurement.unit)
             else { return [] }
             return [.tag("dt", .safeText(label)), .tag("dd", .safeText(amount))]
         }
     }
 
-    static func followUpText(_ followUp: ClinicalNoteView.FollowUp) -> String {
+    static func followUpText(_ followUp: StoredClinicalNote.FollowUp) -> String {
         var parts: [String] = []
         if let days = followUp.intervalDays { parts.append("in \(days) day\(days == 1 ? "" : "s")") }
         if let date = followUp.date { parts.append("on \(date)") }

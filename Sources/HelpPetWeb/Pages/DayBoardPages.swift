@@ -51,7 +51,7 @@ struct DayBoardPages: Sendable {
         let window = try await ClinicSchedule.window(
             request: request, practiceID: selection.practiceID, day: selection.day, days: 1,
             withAppointments: cached == nil)
-        let clock = PracticeClock(zone: window.practice.timezone)
+        let clock = ConsoleDates(zone: window.practice.timezone)
         let board: String
         if let cached {
             board = cached

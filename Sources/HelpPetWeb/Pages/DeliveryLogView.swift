@@ -1,13 +1,14 @@
 import Foundation
 import HelpPetAPI
 import Plot
+import WebConsole
 
 /// The delivery log: each email to the owner and each push to a vet's phones about an appointment, whether it is
 /// queued, sent, failed or not sent, and why (docs/notifications.md, "Delivery log").
 struct DeliveryLogView {
     let caption: String
     let rows: [MailDeliveryRow]
-    let clock: PracticeClock
+    let clock: ConsoleDates
 
     func render() -> Node<HTML.BodyContext> {
         guard !rows.isEmpty else {

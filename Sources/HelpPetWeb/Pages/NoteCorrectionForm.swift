@@ -7,7 +7,7 @@ import WebConsole
 /// `PUT /api/v1/visit-transcripts/{id}/note` (visit.js shapes the fields into its JSON). A medication whose drug is
 /// cleared is removed; the empty row at the end adds one. The API keeps each correction in the note's history.
 struct NoteCorrectionForm {
-    let note: ClinicalNoteView
+    let note: StoredClinicalNote
     let visitID: String
     let then: String
 
@@ -50,7 +50,7 @@ struct NoteCorrectionForm {
                     .class("row note-vital"), .attr("data-vital", vital.key),
                     ConsoleForms.field(
                         vital.label, name: "note-vital-\(vital.key)",
-                        value: measurement.map { ClinicalNoteView.format($0.value) } ?? "", type: "number",
+                        value: measurement.map { StoredClinicalNote.format($0.value) } ?? "", type: "number",
                         hint: "Leave empty if it was not measured.",
                         extra: [.attr("data-part", "value"), .attr("step", "any"), .attr("min", "0")]),
                     ConsoleForms.select(
@@ -60,7 +60,7 @@ struct NoteCorrectionForm {
             })
     }
 
-    private func measurement(_ key: String) -> ClinicalNoteView.Measurement? {
+    private func measurement(_ key: String) -> StoredClinicalNote.Measurement? {
         switch key {
         case "temperature": note.vitals?.temperature
         case "weight": note.vitals?.weight
@@ -79,7 +79,7 @@ struct NoteCorrectionForm {
             })
     }
 
-    private func medicationRow(_ index: Int, _ med: ClinicalNoteView.Medication?) -> Node<HTML.BodyContext> {
+    private func medicationRow(_ index: Int, _ med: StoredClinicalNote.Medication?) -> Node<HTML.BodyContext> {
         let number = index + 1
         let prefix = "note-med-\(index)"
         func text(_ label: String, _ part: String, _ value: String?, type: String = "text") -> Node<HTML.BodyContext> {
@@ -98,8 +98,8 @@ struct NoteCorrectionForm {
             .class("note-medication"), .attr("data-medication", String(index)),
             text("Drug", "name", med?.name),
             text("Brand", "brand", med?.brand),
-            text("Dose", "dose", med?.dose.map(ClinicalNoteView.format), type: "number"),
-            text("Dose up to", "dose_max", med?.doseMax.map(ClinicalNoteView.format), type: "number"),
+            text("Dose", "dose", med?.dose.map(StoredClinicalNote.format), type: "number"),
+            text("Dose up to", "dose_max", med?.doseMax.map(StoredClinicalNote.format), type: "number"),
             choice("Unit", "unit", Self.units, med?.unit),
             choice("Route", "route", Self.routes, med?.route),
             text("How often", "frequency", med?.frequency),

@@ -25,7 +25,7 @@ struct PetPages: Sendable {
         let pet = try await ClinicPets.pet(request: request, id: id)
         let records = try await ClinicPets.recordHistory(request: request, petID: id)
         let visits = try await ClinicPets.visits(request: request, petID: id)
-        let clock = PracticeClock(zone: try await ClinicPets.practiceZone(request: request))
+        let clock = ConsoleDates(zone: try await ClinicPets.practiceZone(request: request))
         let petPath = "/pets/\(PageParts.lower(pet.id))"
         return context.render(pet.name, request, .div(
             .class("stack"),
@@ -59,7 +59,7 @@ struct PetPages: Sendable {
 
     /// What a pet owner reads of the visits: approved notes with their addenda, never a draft.
     private func approvedNotes(
-        _ visits: [ConsoleVisitSummary], clock: PracticeClock, request: Request
+        _ visits: [ConsoleVisitSummary], clock: ConsoleDates, request: Request
     ) async throws -> Node<HTML.BodyContext> {
         let approved = visits.filter { $0.summaryStatus == "approved" && $0.summary != nil }
         if approved.isEmpty { return .p(.class("muted"), .text("Visit notes appear here once your vet has approved them.")) }
@@ -79,7 +79,7 @@ struct PetPages: Sendable {
         return .div(.class("stack"), .group(cards))
     }
 
-    private func visitList(_ visits: [ConsoleVisitSummary], clock: PracticeClock) -> Node<HTML.BodyContext> {
+    private func visitList(_ visits: [ConsoleVisitSummary], clock: ConsoleDates) -> Node<HTML.BodyContext> {
         if visits.isEmpty { return .p(.class("muted"), .text("No visits yet.")) }
         return .div(.class("table-wrap"), .table(
             .thead(.tr(.th("Date"), .th("Source"), .th("State"), .th("Transcript"))),

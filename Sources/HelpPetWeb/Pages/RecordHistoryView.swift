@@ -9,7 +9,7 @@ struct RecordHistoryView {
     let context: ClinicContext
     let petID: UUID
     let records: [ConsoleRecord]
-    let clock: PracticeClock
+    let clock: ConsoleDates
     let canEdit: Bool
 
     /// Lineages in the history's order, each newest version first.

@@ -27,7 +27,7 @@ struct VisitView {
     let context: ClinicContext
     let detail: ClinicVisitDetail
 
-    private var clock: PracticeClock { PracticeClock(zone: detail.practice.timezone) }
+    private var clock: ConsoleDates { ConsoleDates(zone: detail.practice.timezone) }
     private var id: String { detail.id.uuidString.lowercased() }
 
     func render() -> Node<HTML.BodyContext> {
@@ -69,7 +69,7 @@ struct VisitView {
 
     /// Under the drafted note: its correction history, then either "Correct the note" and "Approve this note", or,
     /// once approved, the approval and its addenda. What is approved is the note as shown, nothing else.
-    private func noteActions(_ note: ClinicalNoteView) -> Node<HTML.BodyContext> {
+    private func noteActions(_ note: StoredClinicalNote) -> Node<HTML.BodyContext> {
         .section(
             .class("card"), .attr("aria-labelledby", "note-review-title"),
             .h2(.id("note-review-title"), .text(isApproved ? "Approved note" : "Review and approve")),

@@ -27,7 +27,7 @@ struct WeekPages: Sendable {
         let monday = Self.monday(of: probe.firstDay)
         let window = try await ClinicSchedule.window(
             request: request, practiceID: probe.practice.id, day: monday, days: 7)
-        let clock = PracticeClock(zone: window.practice.timezone)
+        let clock = ConsoleDates(zone: window.practice.timezone)
         let days = (0..<7).map { monday.adding(days: $0) }
         var firstHour = 7, lastHour = 20
         for appointment in window.appointments {
@@ -69,7 +69,7 @@ struct WeekPages: Sendable {
     }
 
     private func dayColumn(
-        _ day: CalendarDay, isToday: Bool, window: ScheduleWindow, clock: PracticeClock, vetIndex: [UUID: Int],
+        _ day: CalendarDay, isToday: Bool, window: ScheduleWindow, clock: ConsoleDates, vetIndex: [UUID: Int],
         hours: Range<Int>
     ) -> Node<HTML.BodyContext> {
         let slots = stride(from: hours.lowerBound * 60, to: hours.upperBound * 60, by: Self.slotMinutes).map { minute in

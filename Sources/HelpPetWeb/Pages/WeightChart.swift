@@ -13,10 +13,10 @@ struct WeightChart {
     }
 
     let points: [Point]
-    let clock: PracticeClock
+    let clock: ConsoleDates
 
     /// `profile`: the pet's own weight and when the pet was last saved, the latest point when no record is newer.
-    init(records: [ConsoleRecord], profile: (kilograms: Double, at: Date)?, clock: PracticeClock) {
+    init(records: [ConsoleRecord], profile: (kilograms: Double, at: Date)?, clock: ConsoleDates) {
         var points = records.filter(\.isCurrent).compactMap { record in
             record.weight.map { Point(date: record.visitDate ?? record.createdAt, kilograms: $0) }
         }.sorted { $0.date < $1.date }

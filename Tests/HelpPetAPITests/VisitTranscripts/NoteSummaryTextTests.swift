@@ -5,8 +5,8 @@ import Testing
 
 /// The API's draft summary is the note's own words and fields: nothing the note does not hold.
 @Suite struct NoteSummaryTextTests {
-    static func note(_ json: String) throws -> ClinicalNoteView {
-        try JSONDecoder().decode(ClinicalNoteView.self, from: Data(json.utf8))
+    static func note(_ json: String) throws -> StoredClinicalNote {
+        try JSONDecoder().decode(StoredClinicalNote.self, from: Data(json.utf8))
     }
 
     @Test func theReasonForAVisitIsNeverAFollowUpLine() throws {

@@ -5,7 +5,7 @@ import Foundation
 /// by the server's transcription plug), read back by the API for approval follow-ups and discharge instructions.
 /// HelpPetAPI does not import Transcription (docs/architecture.md), so this is the reading side of that JSON: only the
 /// fields the API uses, every one optional, so a note written by an older worker still reads.
-package struct ClinicalNoteView: Decodable, Sendable {
+package struct StoredClinicalNote: Decodable, Sendable {
     /// A stretch of the recording, in seconds from its start.
     package struct SourceSpan: Decodable, Sendable {
         package var start: Double
@@ -107,7 +107,7 @@ package struct ClinicalNoteView: Decodable, Sendable {
     package init?(_ metadata: [String: JSONValue]) {
         guard let note = metadata["clinical_note"], case .object = note,
             let data = try? JSONEncoder().encode(note),
-            let view = try? JSONDecoder().decode(ClinicalNoteView.self, from: data)
+            let view = try? JSONDecoder().decode(StoredClinicalNote.self, from: data)
         else { return nil }
         self = view
     }

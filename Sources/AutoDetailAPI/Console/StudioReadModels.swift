@@ -4,7 +4,7 @@ import Foundation
 // What the studio console's pages read: plain values copied from the stores' rows (which are internal to this
 // target), so the console target sees data, never a store or a controller.
 
-package struct StudioServiceView: Sendable {
+package struct StudioService: Sendable {
     package let id: UUID
     package let name: String
     package let description: String
@@ -26,7 +26,7 @@ package struct StudioServiceView: Sendable {
     }
 }
 
-package struct StudioKeyView: Sendable {
+package struct StudioKey: Sendable {
     package let id: UUID
     package let name: String
     package let keyPrefix: String
@@ -50,7 +50,7 @@ package struct StudioKeyView: Sendable {
     }
 }
 
-package struct StudioPhotoView: Sendable {
+package struct StudioPhoto: Sendable {
     package let id: UUID
     /// `defect` (shown as "Before") or `work` ("After"), docs/web-console.md.
     package let kind: String
@@ -61,7 +61,7 @@ package struct StudioPhotoView: Sendable {
     package let mismatch: Bool
 }
 
-package struct StudioBookingView: Sendable {
+package struct StudioBooking: Sendable {
     package let id: UUID
     package let source: String
     package let status: String
@@ -80,7 +80,7 @@ package struct StudioBookingView: Sendable {
     package let createdAt: Date
     package let updatedAt: Date
     /// Filled on the detail page only.
-    package var photos: [StudioPhotoView] = []
+    package var photos: [StudioPhoto] = []
 
     init(_ row: AppointmentRow) {
         id = row.id
@@ -119,7 +119,7 @@ package struct StudioDayHours: Sendable {
     package let close: String?
 }
 
-package struct StudioSettingsView: Sendable {
+package struct StudioSettingsValues: Sendable {
     package let studioName: String
     package let timezone: String
     package let hours: [StudioDayHours]
@@ -159,7 +159,7 @@ package struct StudioDay: Sendable {
 
 /// A slot of the reschedule picker: the grid of §6 for the booking's length, with the bays left when the booking
 /// itself is not counted.
-package struct StudioSlotView: Sendable {
+package struct StudioSlot: Sendable {
     package let start: Date
     package let end: Date
     package let startTime: String
@@ -167,7 +167,7 @@ package struct StudioSlotView: Sendable {
     package let remaining: Int
 }
 
-package struct StudioCustomerView: Sendable {
+package struct StudioCustomer: Sendable {
     package let id: UUID
     package let keyPrefix: String
     package let name: String?
@@ -201,7 +201,7 @@ package struct StudioCustomerView: Sendable {
     }
 }
 
-package struct StudioMessageView: Sendable {
+package struct StudioMessage: Sendable {
     package let id: UUID
     package let text: String
     package let createdAt: Date
