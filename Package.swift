@@ -123,11 +123,19 @@ let package = Package(
             dependencies: ["AutoDetailAPI", "WebConsole", "AppCore", .product(name: "Plot", package: "Plot")],
             resources: [.copy("Assets")]
         ),
+        // The one wiring of a server process (products, consoles, background work), shared by the executable and by
+        // every test application.
+        .target(
+            name: "ServerAssembly",
+            dependencies: [
+                "AppCore", "HelpPetAPI", "AutoDetailAPI", "Transcription", "WebConsole", "HelpPetWeb", "AutoDetailWeb",
+            ]
+        ),
         .executableTarget(
             name: "Server",
             dependencies: [
                 "AppCore", "HelpPetAPI", "AutoDetailAPI", "ObjectStorage", "Transcription",
-                "WebConsole", "HelpPetWeb", "AutoDetailWeb",
+                "WebConsole", "HelpPetWeb", "AutoDetailWeb", "ServerAssembly",
             ]
         ),
         // What both client kits share: transport with retries, request building, error bodies, JSONValue, private
@@ -198,7 +206,7 @@ let package = Package(
         .testTarget(
             name: "HelpPetAPITests",
             dependencies: [
-                "HelpPetAPI", "AppCore", "Transcription", "ServerTestSupport", "Push",
+                "HelpPetAPI", "AppCore", "Transcription", "ServerTestSupport", "Push", "MailOutbox", "ServerAssembly",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -227,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "AutoDetailAPITests",
             dependencies: [
-                "AutoDetailAPI", "AppCore", "ObjectStorage", "ServerTestSupport",
+                "AutoDetailAPI", "AppCore", "ObjectStorage", "ServerTestSupport", "Mail", "MailOutbox", "ServerAssembly",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),

@@ -14,7 +14,7 @@ enum Entrypoint {
         try LoggingSystem.bootstrap(from: &env)
         let app = try await Application.make(env)
         do {
-            try await ServerAssembly.configure(app, noWorker: noWorker)
+            try await ServerStartup.configure(app, noWorker: noWorker)
             BackupCLI.register(app)
             try await app.execute()
             // SIGTERM/SIGINT: stop accepting and let the requests in flight finish first (Vapor's HTTPServer

@@ -1,6 +1,7 @@
 import AppCore
 import HelpPetAPI
 import Foundation
+import ServerAssembly
 import Transcription
 import Vapor
 

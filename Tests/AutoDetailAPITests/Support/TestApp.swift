@@ -1,4 +1,5 @@
 import AppCore
+import ServerAssembly
 @testable import AutoDetailAPI
 import Fluent
 import Foundation
@@ -28,7 +29,7 @@ enum TestEnvironment {
 }
 
 /// Runs `body` with an `Application` in the `.testing` environment, configured exactly like `server serve`
-/// (Sources/Server/ServerAssembly.swift): `AppConfig.load`, `CoreBootstrap.configure`, `AutoDetailModule.configure`,
+/// (`ServerAssembly.configure`, Sources/ServerAssembly/): `AppConfig.load`, the core, AutoDetail and its console,
 /// migrations, connection settings and the first start of contract §8 (admin user, demo services, one organisation
 /// key, whose full value the test keeps in `app.orgKey`), on a database of its own (TestDatabase).
 ///
@@ -78,13 +79,14 @@ func withTestApp<T>(
     }
 }
 
-/// `Application.make(.testing)` configured as `ServerAssembly.configure` does, from `values` only.
+/// `Application.make(.testing)` put together by `ServerAssembly.configure`, the function `server` itself calls, from
+/// `values` only and with no background work.
 func makeTestApplication(_ values: [String: String], clock: (any AppClock)?) async throws -> Application {
     let app = try await Application.make(.testing)
     do {
         let config = try AppConfig.load(environmentName: app.environment.name, env: EnvironmentReader(values))
-        try await CoreBootstrap.configure(app, config: config, clock: clock ?? SystemClock())
-        if config.apps.contains(.autodetail) { try AutoDetailModule.configure(app) }
+        // As `server serve --no-worker`: no reconciler, delivery loop or transcription worker runs inside a test.
+        try await ServerAssembly.configure(app, .init(config: config, clock: clock ?? SystemClock(), runsWorkers: false))
         return app
     } catch {
         try? await app.asyncShutdown()

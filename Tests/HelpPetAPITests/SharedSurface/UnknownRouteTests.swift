@@ -4,7 +4,8 @@ import Testing
 import VaporTesting
 
 /// Unknown routes and unserved methods answer `404 {"detail":"Not Found"}` under `/api/v1` and at the root,
-/// before authentication (contract §1.2, §1.10; ARCHITECTURE "Error bodies by path").
+/// before authentication (contract §1.2, §1.10; ARCHITECTURE "Error bodies by path"). `/` itself is the consoles'
+/// landing page, as `server serve` mounts it.
 @Suite struct UnknownRouteTests {
     static func expectNotFound(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) {
         expectError(response, .notFound, "Not Found", sourceLocation: sourceLocation)
@@ -14,11 +15,13 @@ import VaporTesting
     @Test func unknownPaths() async throws {
         try await withTestApp { app in
             let token = try await app.token(for: Demo.admin)
-            for path in ["/api/v1/nope", "/api/v1", "/api/v1/", "/api/v1/users/x/y/z", "/nope", "/", "/health/nope",
+            for path in ["/api/v1/nope", "/api/v1", "/api/v1/", "/api/v1/users/x/y/z", "/nope", "/health/nope",
                          "/API/V1/USERS", "/api/v1/auth", "/metrics/x"] {
                 Self.expectNotFound(try await app.get(path))
                 Self.expectNotFound(try await app.get(path, token: token))
             }
+            let landing = try await app.get("/")
+            #expect(landing.status == .ok && landing.text.contains("Choose a console"))
         }
     }
 

@@ -1,4 +1,5 @@
 import AppCore
+import ServerAssembly
 import Fluent
 import Foundation
 import HelpPetAPI
@@ -23,7 +24,7 @@ enum TestEnvironment {
 }
 
 /// Runs `body` with an `Application` in the `.testing` environment, configured exactly like `server serve --no-worker`
-/// (Sources/Server/ServerAssembly.swift): `AppConfig.load`, `CoreBootstrap.configure`, each product's module,
+/// (`ServerAssembly.configure`, Sources/ServerAssembly/): `AppConfig.load`, the core, each product, the consoles,
 /// migrations, connection settings and the demo data of contract §8, on a database of its own (TestDatabase).
 ///
 /// - Parameters:
@@ -105,17 +106,14 @@ func withUnreachableDatabaseApp<T>(env: [String: String] = [:], _ body: (Applica
     }
 }
 
-/// `Application.make(.testing)` configured as `ServerAssembly.configure` does, from `values` only.
+/// `Application.make(.testing)` put together by `ServerAssembly.configure`, the function `server` itself calls, from
+/// `values` only and with no background work.
 func makeTestApplication(_ values: [String: String], clock: (any AppClock)?) async throws -> Application {
     let app = try await Application.make(.testing)
     do {
         let config = try AppConfig.load(environmentName: app.environment.name, env: EnvironmentReader(values))
-        try await CoreBootstrap.configure(app, config: config, clock: clock ?? SystemClock())
-        if config.apps.contains(.helppet) {
-            try HelpPetModule.configure(app)
-            // As `server serve --no-worker`: no reconciler or transcription worker runs inside a test application.
-            HelpPetModule.registerTranscriptionReadiness(app, runsWorkers: false, engineAvailable: nil)
-        }
+        // As `server serve --no-worker`: no reconciler, delivery loop or transcription worker runs inside a test.
+        try await ServerAssembly.configure(app, .init(config: config, clock: clock ?? SystemClock(), runsWorkers: false))
         return app
     } catch {
         try? await app.asyncShutdown()

@@ -4,7 +4,7 @@ import Transcription
 extension NoteTemplate {
     /// HelpPet's template (the product decides which one a visit gets) in the form the worker's drafter reads. The
     /// two stay separate types because HelpPetAPI and Transcription do not import each other (docs/architecture.md).
-    init(_ template: ClinicalNoteTemplate) {
+    package init(_ template: ClinicalNoteTemplate) {
         self.init(
             key: template.key, version: template.version, title: template.title,
             sections: template.sections.map {

@@ -10,9 +10,9 @@ import Vapor
 #endif
 
 /// Plugs the transcription worker (library `Transcription`) into HelpPet's visits.
-enum TranscriptionAssembly {
+package enum TranscriptionAssembly {
     /// The worker of a process that runs background work, or nil when `TRANSCRIPTION_ENGINE=off`.
-    static func makeWorker(_ app: Application) -> TranscriptionWorker? {
+    package static func makeWorker(_ app: Application) -> TranscriptionWorker? {
         let config = app.core.config
         let settings = config.transcription
         guard let recognizer = makeRecognizer(settings) else { return nil }
@@ -28,7 +28,7 @@ enum TranscriptionAssembly {
     }
 
     /// The configured engine, or nil when `TRANSCRIPTION_ENGINE=off`.
-    static func makeRecognizer(_ settings: TranscriptionSettings) -> (any SpeechRecognizer)? {
+    package static func makeRecognizer(_ settings: TranscriptionSettings) -> (any SpeechRecognizer)? {
         let recognizer: any SpeechRecognizer
         switch settings.engine {
         case .off: return nil

@@ -6,8 +6,8 @@ import WebConsole
 
 /// Mounts the web consoles of the enabled products: `/clinic` and `/studio` with a landing page at `/`, or one
 /// console at `/` (`WEB_CONSOLE_ROOT`) for a product on its own domain.
-enum ConsoleAssembly {
-    static func configure(_ app: Application) throws {
+package enum ConsoleAssembly {
+    package static func configure(_ app: Application) throws {
         let config = app.core.config
         var entries: [LandingPage.Entry] = []
         if config.apps.contains(.helppet) {
