@@ -26,7 +26,7 @@ public enum AutoDetailModule {
             clientAddress: app.core.clientAddress)
         // The embedded store asks AutoDetail whether a PUT to its bucket is still expected.
         (app.objectStore as? LocalObjectStore)?.uploadAdmissions.register(
-            PhotoUploadAdmission(), forBucket: config.storage.autodetailBucket)
+            PhotoUploadAdmission(database: DatabaseProvider(app), clock: app.core.clock), forBucket: config.storage.autodetailBucket)
         let usage = KeyUsageRecorder()
         app.autodetailKeyUsage = usage
         app.autodetailKeyCache = KeyCallerCache()

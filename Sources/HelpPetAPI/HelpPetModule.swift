@@ -33,7 +33,7 @@ public enum HelpPetModule {
             clientAddress: app.core.clientAddress)
         // The embedded store asks HelpPet whether an upload to its bucket is still expected.
         (app.objectStore as? LocalObjectStore)?.uploadAdmissions.register(
-            UploadIntentAdmission(), forBucket: config.storage.helppetBucket)
+            UploadIntentAdmission(database: DatabaseProvider(app), clock: app.core.clock), forBucket: config.storage.helppetBucket)
 
         _ = try MailOutboxSetup.transport(of: app)
         app.pushConfiguration = try PushSetup.configuration(config.push)

@@ -43,6 +43,14 @@ struct PhotoStore: Sendable {
             """).first(decoding: LinkStats.self, with: Self.rowDecoding)?.linked ?? 0
     }
 
+    /// True when a PUT to `key` is still expected: its upload row exists, is not linked to a photo yet and its URL
+    /// has not expired (the embedded store's PhotoUploadAdmission).
+    func isUploadExpected(key: String, now: Date) async throws -> Bool {
+        try await db.sql.raw("""
+            SELECT id FROM ad_uploads WHERE object_key = \(bind: key) AND photo_id IS NULL AND url_expires_at > \(bind: now)
+            """).first() != nil
+    }
+
     /// Records a presigned upload (one per presign call).
     func insertUpload(
         id: UUID, appointmentID: UUID, kind: PhotoKind, objectKey: String, contentType: String, filename: String,

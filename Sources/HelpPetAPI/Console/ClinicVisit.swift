@@ -89,7 +89,7 @@ package enum ClinicVisit {
     /// The printable discharge page's read: whoever may read the visit (the pet's owner included), once the note is
     /// approved; the API's 404 and 409 otherwise.
     package static func discharge(request: Request, id: UUID) async throws -> DischargeInstructions {
-        try await DischargeInstructions.forVisit(id, caller: try request.caller, on: request.db).instructions
+        try await VisitStore.dischargeInstructions(id, caller: try request.caller, on: request.db).instructions
     }
 
     /// The addenda of a visit the caller may read (owners: only of an approved note, where they exist at all).

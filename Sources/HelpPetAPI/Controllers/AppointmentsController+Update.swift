@@ -54,7 +54,7 @@ extension AppointmentsController {
         let updated = try await Self.apply(
             changes, to: current, profile: ClientProfile(headers: req.headers), now: req.now,
             mailFrom: req.application.core.config.mail.from, metrics: req.application.core.metrics, on: req.db)
-        return try JSONResponse.make(try await AppointmentAssembler.response(for: updated, on: req.db))
+        return try JSONResponse.make(try await AppointmentStore.response(for: updated, on: req.db))
     }
 
     @Sendable func cancel(req: Request) async throws -> Response {
@@ -67,7 +67,7 @@ extension AppointmentsController {
         let updated = try await Self.apply(
             changes, to: current, profile: .standard, now: req.now, mailFrom: req.application.core.config.mail.from,
             metrics: req.application.core.metrics, on: req.db)
-        return try JSONResponse.make(try await AppointmentAssembler.response(for: updated, on: req.db))
+        return try JSONResponse.make(try await AppointmentStore.response(for: updated, on: req.db))
     }
 
     /// Applies the changes atomically against the row as it is once locked, so of two concurrent status changes

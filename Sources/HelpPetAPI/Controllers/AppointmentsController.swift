@@ -46,7 +46,7 @@ struct AppointmentsController: RouteCollection {
             throw APIError.badRequest("pet_ids is required")
         }
 
-        let practice = try await PracticeResolution.withoutPet(requested: requestedPractice, caller: caller, on: req.db)
+        let practice = try await PracticeStore.resolveWithoutPet(requested: requestedPractice, caller: caller, on: req.db)
         guard practice.isActive else { throw APIError.conflict("Practice is inactive") }
         let practiceID = practice.id!
         guard let owner = try await PetOwner.find(ownerID, on: req.db) else { throw APIError.petOwnerNotFound }
@@ -88,7 +88,7 @@ struct AppointmentsController: RouteCollection {
             }
             // Booked for another vet: a push to that vet's devices (docs/notifications.md, Push).
             if let vetID, vetID != caller.id {
-                try await NotificationOutbox.appointmentBooked(
+                try await NotificationOutboxStore.appointmentBooked(
                     appointment, for: vetID, ownerName: owner.fullName,
                     petNames: petIDs.compactMap { byID[$0]?.name }, now: now, on: db, metrics: metrics)
             }
@@ -112,7 +112,7 @@ struct AppointmentsController: RouteCollection {
         let total = try await builder.count()
         let items = try await builder.sort(\.$appointmentDate, .descending).sort(\.$id)
             .range(page.range).all()
-        return try JSONResponse.page(try await AppointmentAssembler.responses(for: items, on: req.db), total: total)
+        return try JSONResponse.page(try await AppointmentStore.responses(for: items, on: req.db), total: total)
     }
 
     @Sendable func listForPractice(req: Request) async throws -> Response {
@@ -131,7 +131,7 @@ struct AppointmentsController: RouteCollection {
         let total = try await builder.count()
         let items = try await builder.sort(\.$appointmentDate).sort(\.$id)
             .range(page.range).all()
-        return try JSONResponse.page(try await AppointmentAssembler.responses(for: items, on: req.db), total: total)
+        return try JSONResponse.page(try await AppointmentStore.responses(for: items, on: req.db), total: total)
     }
 
     /// Every pet must exist and belong to the owner; pets in `mustBeActive` must be active.

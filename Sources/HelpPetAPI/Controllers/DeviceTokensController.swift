@@ -5,7 +5,7 @@ import SQLKit
 import Vapor
 
 /// APNs device tokens of the caller (any role): register (idempotent; a token moves to the last user who registers
-/// it), unregister, list. Pushes are not sent here; see NotificationOutbox.
+/// it), unregister, list. Pushes are not sent here; see NotificationOutboxStore.
 struct DeviceTokensController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let tokens = routes.grouped("device-tokens")

@@ -54,7 +54,7 @@ struct LegacyAudioUploadController: RouteCollection {
         {
             throw LegacyUploadSpool.tooLarge
         }
-        let spooled = try await LegacyUploadSpool.receive(req, boundary: boundary, directory: spoolDirectory, io: io)
+        let spooled = try await LegacyUploadSpool.receive(req.body, boundary: boundary, directory: spoolDirectory, io: io)
         // The spool file is private to this request and removed whatever happens next.
         defer { if let audio = spooled.audio { Task { await audio.file.discard() } } }
 

@@ -13,7 +13,7 @@ extension MedicalRecordsController {
         let input = try MedicalRecordRequest(fields, creating: true)
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
         let pet = try await VisibilityStore(db: req.db).pet(petID, for: caller)
-        let practice = try await PracticeResolution.forPet(pet, requested: requestedPractice, caller: caller, on: req.db)
+        let practice = try await PracticeStore.resolveForPet(pet, requested: requestedPractice, caller: caller, on: req.db)
 
         let record = input.makeRecord(
             petID: petID, practiceID: practice.id!, zone: practice.timeZone, createdBy: caller.id, now: req.now)

@@ -72,7 +72,7 @@ struct MedicalRecordsController: RouteCollection {
         else { throw APIError.medicalRecordNotFound }
         return try JSONResponse.make(
             MedicalRecordDetailResponse(
-                record: try await MedicalRecordPresenter.response(for: record, now: req.now, on: req.db),
+                record: try await MedicalRecordStore.response(for: record, now: req.now, on: req.db),
                 pet: .init(id: pet.id!.lowercased, name: pet.name, species: pet.species),
                 createdByUser: .init(id: author.id!.lowercased, fullName: author.fullName)))
     }
@@ -80,7 +80,7 @@ struct MedicalRecordsController: RouteCollection {
     static func envelope(_ records: [MedicalRecord], total: Int, current: Int, req: Request) async throws -> Response {
         try JSONResponse.make(
             MedicalRecordsEnvelope(
-                records: try await MedicalRecordPresenter.responses(for: records, now: req.now, on: req.db), total: total,
+                records: try await MedicalRecordStore.responses(for: records, now: req.now, on: req.db), total: total,
                 currentRecordsCount: current, historicalRecordsCount: total - current),
             headers: ["X-Total-Count": String(total)])
     }

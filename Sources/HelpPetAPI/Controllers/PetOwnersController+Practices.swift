@@ -17,6 +17,6 @@ extension PetOwnersController {
             throw APIError.practiceNotFound
         }
         try await PetOwnerStore.linkPractice(owner: id, practice: practiceID, now: req.now, on: req.db)
-        return try JSONResponse.make(try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db))
+        return try JSONResponse.make(try await PetOwnerStore.response(for: owner, caller: caller, on: req.db))
     }
 }

@@ -51,14 +51,14 @@ struct PetOwnersController: RouteCollection {
             .sort(\.$id)
             .range(page.range).all()
         return try JSONResponse.page(
-            try await PetOwnerAssembler.responses(for: owners, caller: caller, on: req.db), total: total)
+            try await PetOwnerStore.responses(for: owners, caller: caller, on: req.db), total: total)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("owner_id", .petOwner)
         let owner = try await VisibilityStore(db: req.db).petOwner(id, for: caller)
-        return try JSONResponse.make(try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db))
+        return try JSONResponse.make(try await PetOwnerStore.response(for: owner, caller: caller, on: req.db))
     }
 
     @Sendable func create(req: Request) async throws -> Response {
@@ -67,7 +67,7 @@ struct PetOwnersController: RouteCollection {
         let fields = try req.jsonObject()
         let input = try PetOwnerRequest(fields, creating: true)
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
-        let practice = try await PracticeResolution.withoutPet(requested: requestedPractice, caller: caller, on: req.db)
+        let practice = try await PracticeStore.resolveWithoutPet(requested: requestedPractice, caller: caller, on: req.db)
 
         let now = req.now
         let owner = input.makeOwner()
@@ -84,7 +84,7 @@ struct PetOwnersController: RouteCollection {
             try await link.create(on: db)
         }
         return try JSONResponse.make(
-            try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db), status: .created)
+            try await PetOwnerStore.response(for: owner, caller: caller, on: req.db), status: .created)
     }
 
     @Sendable func update(req: Request) async throws -> Response {
@@ -105,6 +105,6 @@ struct PetOwnersController: RouteCollection {
             owner.updatedAt = req.now
             try await owner.update(on: req.db)
         }
-        return try JSONResponse.make(try await PetOwnerAssembler.response(for: owner, caller: caller, on: req.db))
+        return try JSONResponse.make(try await PetOwnerStore.response(for: owner, caller: caller, on: req.db))
     }
 }

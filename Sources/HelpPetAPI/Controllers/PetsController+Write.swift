@@ -33,7 +33,7 @@ extension PetsController {
             // C6 decided a race the pre-check could not see.
             throw Self.microchipTaken
         }
-        let today = try await PetAge.today(ownerID: ownerID, caller: caller, now: now, on: req.db)
+        let today = try await PetStore.ageToday(ownerID: ownerID, caller: caller, now: now, on: req.db)
         return try JSONResponse.make(PetResponse(pet, owner: owner, today: today), status: .created)
     }
 

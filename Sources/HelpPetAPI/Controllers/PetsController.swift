@@ -39,7 +39,7 @@ struct PetsController: RouteCollection {
         let total = try await builder.count()
         let pets = try await builder.sort(BinaryOrder.field("name", on: req.db), .ascending).sort(\.$id)
             .range(page.range).all()
-        let today = try await PetAge.today(ownerID: ownerID, caller: caller, now: req.now, on: req.db)
+        let today = try await PetStore.ageToday(ownerID: ownerID, caller: caller, now: req.now, on: req.db)
         return try JSONResponse.page(pets.map { PetResponse($0, owner: owner, today: today) }, total: total)
     }
 
@@ -61,6 +61,6 @@ struct PetsController: RouteCollection {
         // The foreign key guarantees the owner; a miss would mean the row vanished mid-request.
         guard let owner = try await PetOwner.find(pet.ownerID, on: db) else { throw APIError.petNotFound }
         return PetResponse(
-            pet, owner: owner, today: try await PetAge.today(ownerID: pet.ownerID, caller: caller, now: now, on: db))
+            pet, owner: owner, today: try await PetStore.ageToday(ownerID: pet.ownerID, caller: caller, now: now, on: db))
     }
 }

@@ -33,7 +33,7 @@ struct VisitRecordingAdminController: RouteCollection {
         } else {
             guard try await req.recordingStorage.head(key) != nil else { throw noAudio }
             try await req.db.writeTransaction { db in
-                guard let current = try await VisitRows.locked(id, on: db), current.state != .new,
+                guard let current = try await VisitStore.lockedRow(id, on: db), current.state != .new,
                     current.storageKey == key,
                     try await !TranscriptionJobStore.isLive(visitID: id, storageKey: key, on: db)
                 else { throw APIError.transcriptionInProgress }

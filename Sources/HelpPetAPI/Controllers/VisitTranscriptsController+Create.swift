@@ -29,7 +29,7 @@ extension VisitTranscriptsController {
         }
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
         let pet = try await VisibilityStore(db: req.db).pet(petID, for: caller)
-        let practice = try await PracticeResolution.forPet(pet, requested: requestedPractice, caller: caller, on: req.db)
+        let practice = try await PracticeStore.resolveForPet(pet, requested: requestedPractice, caller: caller, on: req.db)
 
         let visit = Visit()
         visit.id = UUID()

@@ -15,7 +15,7 @@ extension VisitTranscriptsController {
         _ = try await VisibilityStore(db: req.db).visit(id, for: caller)
         let now = req.now
         let visit = try await req.db.writeTransaction { db -> Visit in
-            guard let current = try await VisitRows.locked(id, on: db) else { throw APIError.visitNotFound }
+            guard let current = try await VisitStore.lockedRow(id, on: db) else { throw APIError.visitNotFound }
             try NoteApproval.requireCorrectable(current)
             guard case .object(let note)? = current.metadata["clinical_note"] else {
                 throw APIError.conflict("This visit has no drafted note to correct")

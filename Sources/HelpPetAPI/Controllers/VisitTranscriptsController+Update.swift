@@ -55,7 +55,7 @@ extension VisitTranscriptsController {
         let metrics = req.application.core.metrics
         let visit = try await req.db.writeTransaction { db -> Visit in
             // Re-read under the write lock: the state checks and the merge must see the row they change.
-            guard let current = try await VisitRows.locked(id, on: db) else { throw APIError.visitNotFound }
+            guard let current = try await VisitStore.lockedRow(id, on: db) else { throw APIError.visitNotFound }
             try Self.checkState(change, of: current, objectPresent: objectPresent)
             if let fullText = change.fullText { try NoteApproval.requireTranscriptUnlocked(current, newFullText: fullText) }
             var patch = MetadataPatch(change.metadata ?? [:])

@@ -1,6 +1,5 @@
 import AppCore
 import Foundation
-import Vapor
 
 extension IDKind {
     static let appointment = IDKind(invalidMessage: "Invalid appointment ID format")

@@ -43,7 +43,7 @@ package struct VetPushReminders: Sendable {
                     let practice = try await Practice.find(appointment.practiceID, on: db)
                 else { return false }
                 let petNames = try await AppointmentStore.petNames(of: id, on: db)
-                try await NotificationOutbox.appointmentReminder(
+                try await NotificationOutboxStore.appointmentReminder(
                     appointmentID: id, start: start, for: vetID,
                     payload: PushMessages.reminderPayload(
                         appointmentID: id, start: start, ownerName: owner.fullName, petNames: petNames,

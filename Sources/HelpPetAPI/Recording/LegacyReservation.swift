@@ -103,7 +103,7 @@ struct LegacyReservation: Sendable {
         }
         let bucket = slots.storage.bucket
         let taken = try await slots.db.writeTransaction { db -> Bool in
-            guard let current = try await VisitRows.locked(visit.id!, on: db), current.state == .new,
+            guard let current = try await VisitStore.lockedRow(visit.id!, on: db), current.state == .new,
                 current.reservedAt == visit.reservedAt, current.uploadURLIssuedAt == visit.uploadURLIssuedAt,
                 current.storageKey == visit.storageKey
             else { return false }

@@ -27,14 +27,16 @@ struct LegacyUploadSpool {
         var audio: AudioPart?
     }
 
-    /// Spools the body; on any error the temporary file is already removed.
-    static func receive(_ req: Request, boundary: String, directory: URL, io: StorageFileIO) async throws -> Result {
+    /// Spools the body (the request's body stream, chunk by chunk); on any error the temporary file is already removed.
+    static func receive<Body: AsyncSequence>(
+        _ body: Body, boundary: String, directory: URL, io: StorageFileIO
+    ) async throws -> Result where Body.Element == ByteBuffer {
         var scanner = MultipartScanner(boundary: boundary)
         var result = Result()
         var current: (name: String, isAudio: Bool, text: [UInt8])?
         var received: Int64 = 0
         do {
-            for try await chunk in req.body {
+            for try await chunk in body {
                 received += Int64(chunk.readableBytes)
                 if received > maxRequestBytes { throw tooLarge }
                 if scanner.isFinished { continue }

@@ -99,7 +99,7 @@ struct Reconciler: Sendable {
     func requeueOrphanedJobs(now: Date, on db: any Database) async throws {
         for (id, key) in try await TranscriptionJobStore.processingVisitsWithoutLiveJob(on: db) {
             try await db.writeTransaction { db in
-                guard let visit = try await VisitRows.locked(id, on: db), visit.state == .processing,
+                guard let visit = try await VisitStore.lockedRow(id, on: db), visit.state == .processing,
                     visit.storageKey == key, try await !TranscriptionJobStore.isLive(visitID: id, storageKey: key, on: db)
                 else { return }
                 let jobID = try await TranscriptionJobStore.requeue(visitID: id, storageKey: key, now: now, on: db)

@@ -37,7 +37,7 @@ enum RecordingCompletion {
     ) async throws -> Bool {
         guard !landed.isEmpty else { return false }
         let transitioned = try await db.writeTransaction { db -> Bool in
-            guard let visit = try await VisitRows.locked(visitID, on: db) else { return false }
+            guard let visit = try await VisitStore.lockedRow(visitID, on: db) else { return false }
             let waiting = Set(try await UploadIntents.unsettled(visitID: visitID, on: db).map(\.id))
             let fresh = landed.filter { waiting.contains($0.intent.id) }
             guard !fresh.isEmpty else { return false }

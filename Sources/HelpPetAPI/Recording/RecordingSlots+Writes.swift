@@ -77,7 +77,7 @@ extension RecordingSlots {
         // row around second boundaries (503). A new legacy reservation, a completion or another key
         // does matter: then the slot table is applied again.
         let updated = try await db.writeTransaction { db -> Bool in
-            guard let current = try await VisitRows.locked(visit.id!, on: db), current.state == .new,
+            guard let current = try await VisitStore.lockedRow(visit.id!, on: db), current.state == .new,
                 current.reservedAt == visit.reservedAt, current.storageKey == visit.storageKey
             else { return false }
             var patch = MetadataPatch()
@@ -126,7 +126,7 @@ extension RecordingSlots {
         let presigned = storage.presignUpload(key: key, contentType: context.request.contentType.value, baseURL: baseURL)
 
         let updated = try await db.writeTransaction { db -> Bool in
-            guard let current = try await VisitRows.locked(visit.id!, on: db), current.state == visit.state,
+            guard let current = try await VisitStore.lockedRow(visit.id!, on: db), current.state == visit.state,
                 current.storageKey == visit.storageKey, current.attempt == visit.attempt
             else { return false }
             var entry: [String: JSONValue] = [

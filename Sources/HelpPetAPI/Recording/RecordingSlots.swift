@@ -48,7 +48,7 @@ struct RecordingSlots: Sendable {
             }
             practice = found
         } else {
-            practice = try await PracticeResolution.forPet(pet, requested: request.practiceID, caller: caller, on: db)
+            practice = try await PracticeStore.resolveForPet(pet, requested: request.practiceID, caller: caller, on: db)
         }
         if appointment?.status == .cancelled { throw APIError.recordingCancelledAppointment }
         let slot = RecordingSlot(
@@ -102,7 +102,7 @@ struct RecordingSlots: Sendable {
         try await RecordingCompletion.settle(
             visitID: visit.id!, landed: landed, source: .client, details: details, actor: caller.id, now: now, on: db,
             metrics: metrics)
-        guard let current = try await VisitRows.current(visit.id!, on: db) else { throw APIError.visitNotFound }
+        guard let current = try await VisitStore.currentRow(visit.id!, on: db) else { throw APIError.visitNotFound }
         guard current.state != .new else { throw APIError.audioNotUploaded }
         return current
     }

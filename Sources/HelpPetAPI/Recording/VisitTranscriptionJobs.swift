@@ -91,7 +91,7 @@ public enum VisitTranscriptionJobs {
     ) async throws -> Applied {
         try await db.writeTransaction { db -> Applied in
             guard try await TranscriptionJobStore.holds(jobID: jobID, owner: owner, on: db) else { return .leaseLost }
-            guard let visit = try await VisitRows.locked(visitID, on: db), visit.state == .processing,
+            guard let visit = try await VisitStore.lockedRow(visitID, on: db), visit.state == .processing,
                 visit.storageKey == storageKey
             else {
                 try await TranscriptionJobStore.finish(jobID, as: .discarded, error: nil, now: result.completedAt, on: db)
@@ -151,7 +151,7 @@ public enum VisitTranscriptionJobs {
                 metadata: try patch.sqlValue(current: visit.metadata, on: db), now: result.completedAt, on: db)
             // A drafted note waits for the vet who recorded the visit: the push commits with the note.
             if drafted {
-                try await NotificationOutbox.noteReady(visit, now: result.completedAt, on: db, metrics: metrics)
+                try await NotificationOutboxStore.noteReady(visit, now: result.completedAt, on: db, metrics: metrics)
             }
             try await TranscriptionJobStore.finish(jobID, as: .done, error: nil, now: result.completedAt, on: db)
             return .applied
@@ -165,7 +165,7 @@ public enum VisitTranscriptionJobs {
     ) async throws {
         try await db.writeTransaction { db in
             guard try await TranscriptionJobStore.holds(jobID: jobID, owner: owner, on: db),
-                let visit = try await VisitRows.locked(visitID, on: db), visit.state == .processing,
+                let visit = try await VisitStore.lockedRow(visitID, on: db), visit.state == .processing,
                 visit.storageKey == storageKey
             else { return }
             var patch = MetadataPatch()
@@ -184,7 +184,7 @@ public enum VisitTranscriptionJobs {
         let error = String(message.prefix(500))
         return try await db.writeTransaction { db -> Applied in
             guard try await TranscriptionJobStore.holds(jobID: jobID, owner: owner, on: db) else { return .leaseLost }
-            guard let visit = try await VisitRows.locked(visitID, on: db), visit.state == .processing,
+            guard let visit = try await VisitStore.lockedRow(visitID, on: db), visit.state == .processing,
                 visit.storageKey == storageKey
             else {
                 try await TranscriptionJobStore.finish(jobID, as: .discarded, error: error, now: now, on: db)

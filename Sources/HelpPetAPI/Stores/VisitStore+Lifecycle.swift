@@ -44,7 +44,7 @@ extension VisitStore {
                 storage_key, attempt, upload_method, reserved_at, metadata, created_by, created_at, updated_at)
             VALUES (\(bind: id), \(bind: petID), \(bind: practiceID), \(bind: appointmentID),
                 'recording', 'new', \(bind: visitDate), '', \(bind: key), 1, 'multipart',
-                \(bind: now), \(try VisitRows.jsonValue(metadata, on: db)), \(bind: createdBy), \(bind: now),
+                \(bind: now), \(try VisitStore.jsonValue(metadata, on: db)), \(bind: createdBy), \(bind: now),
                 \(bind: now))
             ON CONFLICT DO NOTHING RETURNING id
             """).all()

@@ -42,7 +42,7 @@ extension VisitStore {
                 created_at, updated_at)
             VALUES (\(bind: id), \(bind: petID), \(bind: practiceID), \(bind: appointmentID),
                 'recording', 'new', \(bind: visitDate), \(bind: recordingDay), '', \(bind: key), 1, 'presigned_post',
-                \(bind: now), \(try VisitRows.jsonValue(metadata, on: db)), \(bind: createdBy),
+                \(bind: now), \(try VisitStore.jsonValue(metadata, on: db)), \(bind: createdBy),
                 \(bind: now), \(bind: now))
             ON CONFLICT DO NOTHING RETURNING id
             """).all()

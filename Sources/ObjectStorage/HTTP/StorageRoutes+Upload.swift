@@ -18,7 +18,7 @@ extension StorageRoutes {
         let upload: PendingUpload
         do {
             if try await store.objectExists(bucket: bucket.name, key: key) { return errorResponse(.objectExists, request) }
-            if let refusal = await admissionRefusal(bucket: bucket.name, key: key, request) {
+            if let refusal = await admissionRefusal(bucket: bucket.name, key: key) {
                 return errorResponse(refusal, request)
             }
             upload = try await store.beginUpload()
@@ -42,7 +42,7 @@ extension StorageRoutes {
                 return errorResponse(.incompleteBody, request)
             }
             // Asked again now that the body is here: the record may have been deleted while it streamed in.
-            if let refusal = await admissionRefusal(bucket: bucket.name, key: key, request) {
+            if let refusal = await admissionRefusal(bucket: bucket.name, key: key) {
                 await upload.writer.discard()
                 return errorResponse(refusal, request)
             }
@@ -83,7 +83,7 @@ extension StorageRoutes {
             return errorResponse(.invalidArgument("Bucket POST must be of the enclosure-type multipart/form-data"), request)
         }
         let admission: @Sendable (String) async -> StorageError? = { [self] key in
-            await admissionRefusal(bucket: bucket.name, key: key, request)
+            await admissionRefusal(bucket: bucket.name, key: key)
         }
         switch await PostFormUpload(store: store, bucket: bucket, boundary: boundary, admission: admission)
             .receive(request.body)
@@ -100,7 +100,7 @@ extension StorageRoutes {
     }
 
     /// The bucket's `UploadAdmission` verdict for `key` (nil: go ahead).
-    func admissionRefusal(bucket: String, key: String, _ request: Request) async -> StorageError? {
-        await store.uploadAdmissions.refusal(bucket: bucket, key: key, request: request, logger: store.logger)
+    func admissionRefusal(bucket: String, key: String) async -> StorageError? {
+        await store.uploadAdmissions.refusal(bucket: bucket, key: key, logger: store.logger)
     }
 }

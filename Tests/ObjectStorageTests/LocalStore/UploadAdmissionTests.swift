@@ -15,19 +15,19 @@ import VaporTesting
     /// upload intents, AutoDetail from its upload rows; their own suites test those end to end).
     struct ExpectedKeys: UploadAdmission {
         let keys: Set<String>
-        func admitsUpload(bucket: String, key: String, request: Request) async throws -> Bool { keys.contains(key) }
+        func admitsUpload(bucket: String, key: String) async throws -> Bool { keys.contains(key) }
     }
 
     /// A rule that cannot decide (its database is down).
     struct Undecidable: UploadAdmission {
         struct Down: Error {}
-        func admitsUpload(bucket: String, key: String, request: Request) async throws -> Bool { throw Down() }
+        func admitsUpload(bucket: String, key: String) async throws -> Bool { throw Down() }
     }
 
     /// Admits the first question only: the record is deleted while the file streams in.
     final class DeletedWhileUploading: UploadAdmission {
         let asked = NIOLockedValueBox(0)
-        func admitsUpload(bucket: String, key: String, request: Request) async throws -> Bool {
+        func admitsUpload(bucket: String, key: String) async throws -> Bool {
             asked.withLockedValue { $0 += 1; return $0 == 1 }
         }
     }

@@ -11,7 +11,7 @@ import Vapor
 public protocol UploadAdmission: Sendable {
     /// True when an upload to `key` in `bucket` is expected now. A thrown error refuses the upload with 503
     /// (the product could not tell, for example because its database is unreachable).
-    func admitsUpload(bucket: String, key: String, request: Request) async throws -> Bool
+    func admitsUpload(bucket: String, key: String) async throws -> Bool
 }
 
 /// The registered `UploadAdmission` of each bucket. A bucket without one admits every correctly signed upload
@@ -27,10 +27,10 @@ public final class UploadAdmissions: Sendable {
     }
 
     /// nil when the upload may go ahead, else the S3 error to answer with.
-    func refusal(bucket: String, key: String, request: Request, logger: Logger) async -> StorageError? {
+    func refusal(bucket: String, key: String, logger: Logger) async -> StorageError? {
         guard let admission = byBucket.withLockedValue({ $0[bucket] }) else { return nil }
         do {
-            return try await admission.admitsUpload(bucket: bucket, key: key, request: request) ? nil : .noUploadExpected
+            return try await admission.admitsUpload(bucket: bucket, key: key) ? nil : .noUploadExpected
         } catch {
             logger.warning("upload admission could not be decided: \(String(reflecting: type(of: error)))")
             return .serviceUnavailable

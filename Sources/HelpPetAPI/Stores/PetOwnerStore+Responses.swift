@@ -4,7 +4,7 @@ import Foundation
 
 /// Builds PetOwner representations for any number of owners with two queries (their practice links and their
 /// active pets), so lists never issue one query per owner.
-enum PetOwnerAssembler {
+extension PetOwnerStore {
     static func responses(for owners: [PetOwner], caller: Caller, on db: any Database) async throws -> [PetOwnerResponse] {
         let ids = owners.compactMap(\.id)
         guard !ids.isEmpty else { return [] }

@@ -4,10 +4,10 @@ import Foundation
 import SQLKit
 
 /// Reads of visit rows inside write transactions.
-enum VisitRows {
+extension VisitStore {
     /// The row as it is under the transaction's lock: `FOR UPDATE` on PostgreSQL; on SQLite the caller's
     /// `BEGIN IMMEDIATE` already holds the database's write lock.
-    static func locked(_ id: UUID, on db: any Database) async throws -> Visit? {
+    static func lockedRow(_ id: UUID, on db: any Database) async throws -> Visit? {
         let lock = db.engine == .postgres ? " FOR UPDATE" : ""
         guard let row = try await db.sql.raw("SELECT * FROM visits WHERE id = \(bind: id)\(unsafeRaw: lock)").first()
         else { return nil }
@@ -15,12 +15,12 @@ enum VisitRows {
     }
 
     /// The row as it is now, outside any transaction.
-    static func current(_ id: UUID, on db: any Database) async throws -> Visit? {
+    static func currentRow(_ id: UUID, on db: any Database) async throws -> Visit? {
         try await db.sql.raw("SELECT * FROM visits WHERE id = \(bind: id)").first()?.decode(fluentModel: Visit.self)
     }
 }
 
-extension VisitRows {
+extension VisitStore {
     /// A JSON object as an SQL value for the `metadata` column (`jsonb` on PostgreSQL, text on SQLite).
     static func jsonValue(_ object: [String: JSONValue], on db: any Database) throws -> SQLQueryString {
         let text = String(decoding: try JSONCoding.encoder.encode(JSONValue.object(object)), as: UTF8.self)

@@ -3,10 +3,10 @@ import Fluent
 import Foundation
 
 /// Which practice a created record belongs to (contract §2.5, "Practice resolution").
-enum PracticeResolution {
+extension PracticeStore {
     /// Endpoints without a pet (`POST /appointments`, `POST /pet-owners`): members always use their own practice,
     /// ADMIN must name one.
-    static func withoutPet(requested: UUID?, caller: Caller, on db: any Database) async throws -> Practice {
+    static func resolveWithoutPet(requested: UUID?, caller: Caller, on db: any Database) async throws -> Practice {
         let notFound = APIError.practiceNotFound
         if caller.isMember {
             guard let own = caller.practiceID, requested == nil || requested == own else { throw notFound }
@@ -20,7 +20,7 @@ enum PracticeResolution {
 
     /// Endpoints about a pet (records, manual transcripts, initiate without appointment): members use their own
     /// practice; ADMIN names one the pet's owner is a client of, or gets the owner's only practice.
-    static func forPet(_ pet: Pet, requested: UUID?, caller: Caller, on db: any Database) async throws -> Practice {
+    static func resolveForPet(_ pet: Pet, requested: UUID?, caller: Caller, on db: any Database) async throws -> Practice {
         let notFound = APIError.practiceNotFound
         if caller.isMember {
             guard let own = caller.practiceID, requested == nil || requested == own else { throw notFound }

@@ -4,9 +4,9 @@ import Foundation
 
 /// Builds Appointment representations for any number of appointments with one statement (AppointmentStore), so
 /// lists and dashboards never issue one query per appointment.
-enum AppointmentAssembler {
+extension AppointmentStore {
     static func responses(for appointments: [Appointment], on db: any Database) async throws -> [AppointmentResponse] {
-        try await AppointmentStore.responses(for: appointments.compactMap(\.id), on: db)
+        try await responses(for: appointments.compactMap(\.id), on: db)
     }
 
     static func response(for appointment: Appointment, on db: any Database) async throws -> AppointmentResponse {

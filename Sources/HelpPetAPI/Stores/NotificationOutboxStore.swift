@@ -5,7 +5,7 @@ import Foundation
 /// Writes push notifications to `notification_outbox` in the caller's transaction (PushDelivery sends them), with the
 /// payload keys the app's notification handler reads (`type`, `appointment_id`, `pet_owner_name`, `pet_name`,
 /// `appointment_time`; `visit_id` and `pet_id` for a note).
-enum NotificationOutbox {
+enum NotificationOutboxStore {
     static func appointmentBooked(
         _ appointment: Appointment, for vetID: UUID, ownerName: String, petNames: [String], now: Date,
         on db: any Database, metrics: MetricsRegistry? = nil
