@@ -2,6 +2,7 @@ import AppCore
 @testable import AutoDetailAPI
 import Foundation
 import NIOCore
+import ServerTestSupport
 import Testing
 import VaporTesting
 
@@ -25,9 +26,9 @@ struct GoldenResponseTests {
         let clock = Fixture.clock()
         let registered = try await withTestApp(env: Self.env, clock: clock) { app in
             try await Self.scenario(Session(app: app, book: book, clock: clock))
-            return OpenAPIRouteCoverageTests.registeredOperations(app)
+            return DocumentedAPI.autoDetail.registeredOperations(app)
         }
-        let covered = Set(book.operations.map { OpenAPIRouteCoverageTests.Operation(method: $0.method, path: $0.path) })
+        let covered = Set(book.operations.map { DocumentedAPI.Operation(method: $0.method, path: $0.path) })
         let missing = registered.subtracting(covered).sorted()
         let list = missing.map { "  \($0)" }.joined(separator: "\n")
         #expect(missing.isEmpty, "routes without a golden entry (add a request to GoldenResponseTests.scenario):\n\(list)")
