@@ -18,3 +18,10 @@ extension Request {
         RecordingSlots(db: db, storage: recordingStorage, metrics: core.metrics, baseURL: recordingBaseURL)
     }
 }
+
+extension Request {
+    /// Staff edits of transcripts and drafted notes, on this request's database.
+    var transcriptEdits: TranscriptEdits {
+        TranscriptEdits(db: db, mailFrom: application.core.config.mail.from, metrics: core.metrics)
+    }
+}

@@ -1,5 +1,4 @@
 import AppCore
-import Fluent
 import Foundation
 import Vapor
 
@@ -41,20 +40,13 @@ struct VisitTranscriptsController: RouteCollection {
         let includePending = try query.bool("include_pending", default: false)
         let page = try query.pagination()
         _ = try await VisibilityStore(db: req.db).appointment(appointmentID, for: caller)
-        if let petID {
-            let linked = try await AppointmentPet.query(on: req.db)
-                .filter(\.$id.$appointmentID == appointmentID).filter(\.$id.$petID == petID).count()
-            guard linked > 0 else {
-                throw APIError.badRequest(
-                    "Pet \(petID.lowercased) is not associated with appointment \(appointmentID.lowercased)")
-            }
+        if let petID, try await !AppointmentStore.hasPet(petID, appointment: appointmentID, on: req.db) {
+            throw APIError.badRequest(
+                "Pet \(petID.lowercased) is not associated with appointment \(appointmentID.lowercased)")
         }
-
-        // An appointment's visits all belong to its practice, so seeing the appointment is seeing its visits.
-        let builder = Visit.query(on: req.db).filter(\.$appointmentID == appointmentID)
-        if let petID { builder.filter(\.$petID == petID) }
-        if !includePending { builder.filter(VisitFilters.notPending(on: req.db)) }
-        return try await Self.page(builder, page, caller: caller, req: req)
+        let result = try await TranscriptStore.listForAppointment(
+            appointmentID, petID: petID, includePending: includePending, page: page, on: req.db)
+        return try JSONResponse.page(result.visits.map { Self.response($0, caller: caller, req: req) }, total: result.total)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
@@ -62,17 +54,6 @@ struct VisitTranscriptsController: RouteCollection {
         let id = try req.pathID("visit_id", .visit)
         let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
         return try JSONResponse.make(Self.response(visit, caller: caller, req: req))
-    }
-
-    /// One page in the lists' order (`visit_date` and `created_at` descending, then id) with `X-Total-Count`.
-    static func page(_ builder: QueryBuilder<Visit>, _ page: Pagination, caller: Caller, req: Request) async throws -> Response {
-        let total = try await builder.count()
-        let visits = try await ordered(builder).range(page.range).all()
-        return try JSONResponse.page(visits.map { response($0, caller: caller, req: req) }, total: total)
-    }
-
-    static func ordered(_ builder: QueryBuilder<Visit>) -> QueryBuilder<Visit> {
-        builder.sort(\.$visitDate, .descending).sort(\.$createdAt, .descending).sort(\.$id)
     }
 
     static func response(_ visit: Visit, caller: Caller, req: Request) -> VisitTranscriptResponse {
