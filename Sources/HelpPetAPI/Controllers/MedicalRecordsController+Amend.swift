@@ -1,7 +1,5 @@
 import AppCore
-import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 extension MedicalRecordsController {
@@ -29,17 +27,12 @@ extension MedicalRecordsController {
 
         let now = req.now
         // The foreign key guarantees the practice.
-        guard let practice = try await Practice.find(old.practiceID, on: req.db) else {
+        guard let practice = try await PracticeStore.practice(old.practiceID, on: req.db) else {
             throw APIError.medicalRecordNotFound
         }
         let next = input.amendment(of: old, zone: practice.timeZone, createdBy: caller.id, now: now)
         do {
-            try await req.db.writeTransaction { db in
-                // Versions are immutable, so the values read above are still this version's; only `is_current`
-                // can have changed, and this conditional update is what decides between concurrent amendments.
-                guard try await MedicalRecordStore.supersede(id, now: now, on: db) else { throw Self.notCurrent }
-                try await next.create(on: db)
-            }
+            guard try await MedicalRecordStore.amend(id, with: next, now: now, on: req.db) else { throw Self.notCurrent }
         } catch where DatabaseFailure.isUniqueViolation(error) {
             // C15 (one current version per lineage) or C14 caught a race the conditional update did not.
             throw Self.notCurrent

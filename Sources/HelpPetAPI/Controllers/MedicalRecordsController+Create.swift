@@ -1,5 +1,4 @@
 import AppCore
-import Fluent
 import Foundation
 import Vapor
 
@@ -17,7 +16,7 @@ extension MedicalRecordsController {
 
         let record = input.makeRecord(
             petID: petID, practiceID: practice.id!, zone: practice.timeZone, createdBy: caller.id, now: req.now)
-        try await record.create(on: req.db)
+        try await MedicalRecordStore.insert(record, on: req.db)
         return try JSONResponse.make(
             MedicalRecordPresenter.response(for: record, in: practice, now: req.now), status: .created)
     }

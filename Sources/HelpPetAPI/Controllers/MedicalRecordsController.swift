@@ -1,5 +1,4 @@
 import AppCore
-import Fluent
 import Foundation
 import Vapor
 
@@ -67,9 +66,9 @@ struct MedicalRecordsController: RouteCollection {
         let id = try req.pathID("record_id", .medicalRecord)
         let record = try await VisibilityStore(db: req.db).medicalRecord(id, for: caller)
         // Both rows are guaranteed by foreign keys.
-        guard let pet = try await Pet.find(record.petID, on: req.db),
-            let author = try await User.find(record.createdBy, on: req.db)
-        else { throw APIError.medicalRecordNotFound }
+        guard let (pet, author) = try await MedicalRecordStore.petAndAuthor(of: record, on: req.db) else {
+            throw APIError.medicalRecordNotFound
+        }
         return try JSONResponse.make(
             MedicalRecordDetailResponse(
                 record: try await MedicalRecordStore.response(for: record, now: req.now, on: req.db),

@@ -1,5 +1,4 @@
 import AppCore
-import Fluent
 import Foundation
 import Vapor
 
@@ -43,14 +42,8 @@ struct PracticeCreationController: RouteCollection {
         practice.createdAt = now
         practice.updatedAt = now
         let role = try await UserStore.callerUser(caller, on: req.db).requestedRole
-        try await req.db.writeTransaction { db in
-            try await practice.create(on: db)
-            // Conditional on the user still being pending: two concurrent creates (or an ADMIN's approval meanwhile)
-            // leave one membership, and the losing transaction rolls its practice back.
-            let admitted = try await UserStore.admitPendingUser(
-                caller.id, role: role, practiceID: practice.id!, now: now, on: db)
-            if !admitted { throw APIError.conflict("You already belong to a practice") }
-        }
+        guard try await PracticeStore.createAndAdmitCreator(practice, creator: caller.id, role: role, now: now, on: req.db)
+        else { throw APIError.conflict("You already belong to a practice") }
         // After the commit: the new member's next request in this process sees the membership at once.
         req.readPathCaches.identities.invalidate(caller.id)
         return try JSONResponse.make(PracticeResponse(practice), status: .created)

@@ -1,5 +1,4 @@
 import AppCore
-import Fluent
 import Foundation
 import Vapor
 
@@ -42,10 +41,7 @@ struct PracticeDirectoryController: RouteCollection {
             throw APIError.tooManyRequests("Too many practice directory requests. Try again in \(wait) seconds.", retryAfter: wait)
         }
 
-        let builder = Practice.query(on: req.db).filter(\.$isActive == true)
-        if acceptingOnly { builder.filter(\.$acceptsNewPatients == true) }
-        let total = try await builder.count()
-        let practices = try await builder.sort(\.$name).sort(\.$id).range(page.range).all()
+        let (practices, total) = try await PracticeStore.directory(acceptingOnly: acceptingOnly, page: page, on: req.db)
         return try JSONResponse.page(practices.map(PracticeDirectoryEntry.init), total: total)
     }
 }

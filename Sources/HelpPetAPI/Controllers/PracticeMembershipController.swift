@@ -26,10 +26,8 @@ struct PracticeMembershipController: RouteCollection {
                 user.requestedPracticeID = practiceID
                 user.updatedAt = req.now
                 // Conditional: an ADMIN who admitted the user meanwhile is not undone by a stale request.
-                try await User.query(on: req.db)
-                    .filter(\.$id == caller.id).filter(\.$roleValue == UserRole.pending.rawValue)
-                    .set(\.$requestedPracticeID, to: practiceID).set(\.$updatedAt, to: user.updatedAt)
-                    .update()
+                try await UserStore.setRequestedPractice(
+                    practiceID, ofPendingUser: caller.id, now: user.updatedAt, on: req.db)
             }
         case .vet, .vetStaff:
             // The app asks to join the practice it has just created (self-service): already done, so 200.
@@ -47,9 +45,7 @@ struct PracticeMembershipController: RouteCollection {
 
     /// A practice a user may ask to join: an existing, active one (the directory lists no other).
     static func joinablePractice(_ id: UUID, on db: any Database) async throws -> Practice {
-        guard let practice = try await Practice.find(id, on: db), practice.isActive else {
-            throw APIError.practiceNotFound
-        }
+        guard let practice = try await PracticeStore.joinable(id, on: db) else { throw APIError.practiceNotFound }
         return practice
     }
 }

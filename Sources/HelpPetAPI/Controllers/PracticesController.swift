@@ -1,5 +1,4 @@
 import AppCore
-import Fluent
 import Foundation
 import Vapor
 
@@ -19,18 +18,7 @@ struct PracticesController: RouteCollection {
         let isActive = try query.optionalBool("is_active")
         let page = try query.pagination()
 
-        let builder = Practice.query(on: req.db)
-        switch caller.role {
-        case .admin: break
-        case .vet, .vetStaff: builder.filter(\.$id == (caller.practiceID ?? UUID()))
-        case .petOwner:
-            builder.join(PetOwnerPractice.self, on: \Practice.$id == \PetOwnerPractice.$id.$practiceID)
-                .filter(PetOwnerPractice.self, \.$id.$petOwnerID == (caller.petOwnerID ?? UUID()))
-        case .pending: return try JSONResponse.page([PracticeResponse](), total: 0)
-        }
-        if let isActive { builder.filter(\.$isActive == isActive) }
-        let total = try await builder.count()
-        let items = try await builder.sort(\.$name).sort(\.$id).range(page.range).all()
+        let (items, total) = try await PracticeStore.list(for: caller, isActive: isActive, page: page, on: req.db)
         return try JSONResponse.page(items.map(PracticeResponse.init), total: total)
     }
 
@@ -55,7 +43,7 @@ struct PracticesController: RouteCollection {
         practice.isActive = input.isActive ?? true
         practice.createdAt = now
         practice.updatedAt = now
-        try await practice.create(on: req.db)
+        try await PracticeStore.insert(practice, on: req.db)
         return try JSONResponse.make(PracticeResponse(practice), status: .created)
     }
 
@@ -69,14 +57,14 @@ struct PracticesController: RouteCollection {
         guard fields.containsAny(of: PracticeRequest.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        guard let practice = try await Practice.find(id, on: req.db) else {
+        guard let practice = try await PracticeStore.forUpdate(id, on: req.db) else {
             throw APIError.practiceNotFound
         }
         input.apply(to: practice)
         if let isActive = input.isActive { practice.setIfChanged(\.isActive, isActive) }
         if practice.hasChanges {
             practice.updatedAt = req.now
-            try await practice.update(on: req.db)
+            try await PracticeStore.save(practice, on: req.db)
             // After the commit: this process's day windows use the new zone at once, other nodes within a second.
             req.readPathCaches.practiceZones.invalidate(id)
         }

@@ -97,4 +97,29 @@ extension MedicalRecordStore {
             """).all()
         return !superseded.isEmpty
     }
+
+    /// Version 1 of a new record.
+    static func insert(_ record: MedicalRecord, on db: any Database) async throws {
+        try await record.create(on: db)
+    }
+
+    /// Supersedes version `id` and inserts `next` in one write transaction; false (nothing written) when `id` is no
+    /// longer the current version. Versions are immutable, so what the caller read of `id` is still that version;
+    /// only `is_current` can have changed, and the conditional update decides between concurrent amendments. A
+    /// unique violation (one current version per lineage) is thrown as it is: the caller maps it to the same 409.
+    static func amend(_ id: UUID, with next: MedicalRecord, now: Date, on db: any Database) async throws -> Bool {
+        try await db.writeTransaction { db in
+            guard try await supersede(id, now: now, on: db) else { return false }
+            try await next.create(on: db)
+            return true
+        }
+    }
+
+    /// The pet and the author a record's detail names; nil only if either row is gone (foreign keys prevent it).
+    static func petAndAuthor(of record: MedicalRecord, on db: any Database) async throws -> (pet: Pet, author: User)? {
+        guard let pet = try await Pet.find(record.petID, on: db),
+            let author = try await User.find(record.createdBy, on: db)
+        else { return nil }
+        return (pet, author)
+    }
 }

@@ -53,6 +53,17 @@ enum UserStore {
         return user
     }
 
+    /// The practice a PENDING user asks to join (nil: none), only while still pending: an ADMIN who admitted the user
+    /// meanwhile is not undone by a stale request.
+    static func setRequestedPractice(
+        _ practiceID: UUID?, ofPendingUser id: UUID, now: Date, on db: any Database
+    ) async throws {
+        try await User.query(on: db)
+            .filter(\.$id == id).filter(\.$roleValue == UserRole.pending.rawValue)
+            .set(\.$requestedPracticeID, to: practiceID).set(\.$updatedAt, to: now)
+            .update()
+    }
+
     /// Makes a PENDING user a member of `practiceID` with `role`, only while still pending (two concurrent self-service
     /// practice creations, or an ADMIN's approval meanwhile, leave one membership); false when no longer pending.
     static func admitPendingUser(
