@@ -23,7 +23,7 @@ struct DeviceTokensController: RouteCollection {
         let now = req.now
         // One statement decides concurrent registrations of the same token: the last one owns it.
         try await DeviceTokenStore.register(token: token, type: type, user: caller.id, now: now, on: req.db)
-        guard let stored = try await DeviceToken.query(on: req.db).filter(\.$deviceToken == token).first() else {
+        guard let stored = try await DeviceTokenStore.find(token: token, on: req.db) else {
             throw APIError.notFound("Device token not found")
         }
         return try JSONResponse.make(DeviceTokenResponse(stored))
@@ -34,15 +34,13 @@ struct DeviceTokensController: RouteCollection {
     @Sendable func unregister(req: Request) async throws -> Response {
         let caller = try req.caller
         let token = try Self.deviceToken(try req.jsonObject())
-        try await DeviceToken.query(on: req.db)
-            .filter(\.$deviceToken == token).filter(\.$userID == caller.id).delete()
+        try await DeviceTokenStore.delete(token: token, user: caller.id, on: req.db)
         return Response(status: .noContent)
     }
 
     @Sendable func list(req: Request) async throws -> Response {
         let caller = try req.caller
-        let tokens = try await DeviceToken.query(on: req.db).filter(\.$userID == caller.id)
-            .sort(\.$createdAt, .descending).sort(\.$id).all()
+        let tokens = try await DeviceTokenStore.list(user: caller.id, on: req.db)
         return try JSONResponse.page(tokens.map(DeviceTokenResponse.init), total: tokens.count)
     }
 

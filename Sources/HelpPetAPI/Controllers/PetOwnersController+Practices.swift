@@ -1,7 +1,5 @@
 import AppCore
-import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 extension PetOwnersController {
@@ -12,8 +10,8 @@ extension PetOwnersController {
         let id = try req.pathID("owner_id", .petOwner)
         let fields = try req.jsonObject()
         let practiceID = try fields.requiredUUID("practice_id", kind: .practice)
-        guard let owner = try await PetOwner.find(id, on: req.db) else { throw APIError.petOwnerNotFound }
-        guard try await Practice.find(practiceID, on: req.db) != nil else {
+        guard let owner = try await PetOwnerStore.owner(id, on: req.db) else { throw APIError.petOwnerNotFound }
+        guard try await PracticeStore.practice(practiceID, on: req.db) != nil else {
             throw APIError.practiceNotFound
         }
         try await PetOwnerStore.linkPractice(owner: id, practice: practiceID, now: req.now, on: req.db)

@@ -18,22 +18,18 @@ extension PetsController {
             try await Self.requireMicrochipFree(chip, excluding: nil, on: req.db)
         }
 
-        var registration = input.registrationDate
-        if registration == nil {
-            registration = try await Self.defaultRegistrationDay(ownerID: ownerID, caller: caller, now: now, on: req.db)
-                .description
-        }
-        let pet = input.makePet(ownerID: ownerID, registrationDate: registration!)
+        // Today in the zone the pet's age is counted in, which is also the default registration day (§4.7).
+        let today = try await PetStore.ageToday(ownerID: ownerID, caller: caller, now: now, on: req.db)
+        let pet = input.makePet(ownerID: ownerID, registrationDate: input.registrationDate ?? today.description)
         pet.id = UUID()
         pet.createdAt = now
         pet.updatedAt = now
         do {
-            try await pet.create(on: req.db)
+            try await PetStore.insert(pet, on: req.db)
         } catch where DatabaseFailure.isUniqueViolation(error) {
             // C6 decided a race the pre-check could not see.
             throw Self.microchipTaken
         }
-        let today = try await PetStore.ageToday(ownerID: ownerID, caller: caller, now: now, on: req.db)
         return try JSONResponse.make(PetResponse(pet, owner: owner, today: today), status: .created)
     }
 
@@ -59,7 +55,7 @@ extension PetsController {
             }
             pet.updatedAt = now
             do {
-                try await pet.update(on: req.db)
+                try await PetStore.save(pet, on: req.db)
             } catch where DatabaseFailure.isUniqueViolation(error) {
                 throw Self.microchipTaken
             }
@@ -70,23 +66,6 @@ extension PetsController {
     /// C6 compares case-insensitively across all practices; the unique index has the final word.
     static func requireMicrochipFree(_ chip: String, excluding petID: UUID?, on db: any Database) async throws {
         if try await PetStore.microchipTaken(chip, excluding: petID, on: db) { throw microchipTaken }
-    }
-
-    /// Today in the caller's practice zone; for ADMIN the owner's zone when the owner has exactly one practice,
-    /// else UTC (§4.7).
-    static func defaultRegistrationDay(ownerID: UUID, caller: Caller, now: Date, on db: any Database) async throws
-        -> CalendarDay
-    {
-        var practiceID: UUID?
-        if caller.isMember {
-            practiceID = caller.practiceID
-        } else {
-            let links = try await PetOwnerPractice.query(on: db).filter(\.$id.$petOwnerID == ownerID).limit(2).all()
-            if links.count == 1 { practiceID = links[0].id!.practiceID }
-        }
-        var zone = TimeZone.utc
-        if let practiceID, let practice = try await Practice.find(practiceID, on: db) { zone = practice.timeZone }
-        return LocalDay.day(containing: now, in: zone)
     }
 
     static func dayInUTC(_ instant: Date) -> CalendarDay {

@@ -34,11 +34,8 @@ struct PetsController: RouteCollection {
         let page = try query.pagination()
         let owner = try await VisibilityStore(db: req.db).petOwner(ownerID, for: caller)
 
-        let builder = Pet.query(on: req.db).filter(\.$ownerID == ownerID)
-        if !includeInactive { builder.filter(\.$isActive == true) }
-        let total = try await builder.count()
-        let pets = try await builder.sort(BinaryOrder.field("name", on: req.db), .ascending).sort(\.$id)
-            .range(page.range).all()
+        let (pets, total) = try await PetStore.listForOwner(
+            ownerID, includeInactive: includeInactive, page: page, on: req.db)
         let today = try await PetStore.ageToday(ownerID: ownerID, caller: caller, now: req.now, on: req.db)
         return try JSONResponse.page(pets.map { PetResponse($0, owner: owner, today: today) }, total: total)
     }
@@ -52,14 +49,14 @@ struct PetsController: RouteCollection {
         if pet.isActive {
             pet.isActive = false
             pet.updatedAt = req.now
-            try await pet.update(on: req.db)
+            try await PetStore.save(pet, on: req.db)
         }
         return try JSONResponse.make(try await Self.response(for: pet, caller: caller, now: req.now, on: req.db))
     }
 
     static func response(for pet: Pet, caller: Caller, now: Date, on db: any Database) async throws -> PetResponse {
         // The foreign key guarantees the owner; a miss would mean the row vanished mid-request.
-        guard let owner = try await PetOwner.find(pet.ownerID, on: db) else { throw APIError.petNotFound }
+        guard let owner = try await PetStore.owner(of: pet, on: db) else { throw APIError.petNotFound }
         return PetResponse(
             pet, owner: owner, today: try await PetStore.ageToday(ownerID: pet.ownerID, caller: caller, now: now, on: db))
     }

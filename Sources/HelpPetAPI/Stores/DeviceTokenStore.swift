@@ -14,4 +14,18 @@ enum DeviceTokenStore {
                 is_active = excluded.is_active, updated_at = excluded.updated_at
             """).run()
     }
+
+    static func find(token: String, on db: any Database) async throws -> DeviceToken? {
+        try await DeviceToken.query(on: db).filter(\.$deviceToken == token).first()
+    }
+
+    /// Removes the token if it is this user's; nothing otherwise.
+    static func delete(token: String, user: UUID, on db: any Database) async throws {
+        try await DeviceToken.query(on: db).filter(\.$deviceToken == token).filter(\.$userID == user).delete()
+    }
+
+    /// The user's devices, newest first.
+    static func list(user: UUID, on db: any Database) async throws -> [DeviceToken] {
+        try await DeviceToken.query(on: db).filter(\.$userID == user).sort(\.$createdAt, .descending).sort(\.$id).all()
+    }
 }

@@ -5,6 +5,10 @@ import SQLKit
 
 /// The SQL of the pet owners aggregate (owners and their practice links).
 enum PetOwnerStore {
+    static func owner(_ id: UUID, on db: any Database) async throws -> PetOwner? {
+        try await PetOwner.find(id, on: db)
+    }
+
     /// Makes the owner a client of the practice; nothing when it already is one.
     static func linkPractice(owner: UUID, practice: UUID, now: Date, on db: any Database) async throws {
         try await db.sql.raw("""

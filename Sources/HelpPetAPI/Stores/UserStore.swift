@@ -53,6 +53,10 @@ enum UserStore {
         return user
     }
 
+    static func insert(_ user: User, on db: any Database) async throws {
+        try await user.create(on: db)
+    }
+
     /// The practice a PENDING user asks to join (nil: none), only while still pending: an ADMIN who admitted the user
     /// meanwhile is not undone by a stale request.
     static func setRequestedPractice(
