@@ -82,7 +82,7 @@ struct LegacyAudioUploadController: RouteCollection {
         }
         // If a client's complete or the reconciler got there first at this key, the upload still counts. The
         // reservation's intent carries this upload's type, file name and method into the visit.
-        if let intent = try await UploadIntents.find(key: reservation.key, on: req.db) {
+        if let intent = try await UploadIntentStore.find(key: reservation.key, on: req.db) {
             try await RecordingCompletion.settle(
                 visitID: reservation.visitID, landed: [SlotLanding.Landed(intent: intent, object: object)],
                 source: .multipart, details: .none, actor: caller.id, now: req.now, on: req.db,

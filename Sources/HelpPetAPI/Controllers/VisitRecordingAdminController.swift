@@ -66,7 +66,7 @@ struct VisitRecordingAdminController: RouteCollection {
         let id = try req.pathID("visit_id", .visit)
         guard let visit = try await Visit.find(id, on: req.db) else { throw APIError.visitNotFound }
         // Every key ever issued for it, not only the ones that became recordings.
-        var keys = try await UploadIntents.allKeys(visitID: id, on: req.db)
+        var keys = try await UploadIntentStore.allKeys(visitID: id, on: req.db)
         // The delete leaves its upload intents dead (visit_id NULL): the embedded store refuses their URLs from
         // now on, and the reconciler removes whatever still lands under them on S3 (docs/recording-safety.md).
         try await VisitStore.delete(visit, on: req.db)

@@ -129,9 +129,9 @@ struct LegacyReservation: Sendable {
         visitID: UUID, key: String, attempt: Int, upload: LegacyAudioUploadController.Upload, now: Date,
         on db: any Database
     ) async throws {
-        try await UploadIntents.record(
+        try await UploadIntentStore.record(
             visitID: visitID, key: key, attempt: attempt, contentType: upload.contentType.value,
-            filename: upload.filename, method: "multipart", issuedAt: now, lifetime: UploadIntents.legacyLifetime,
+            filename: upload.filename, method: "multipart", issuedAt: now, lifetime: UploadIntentStore.legacyLifetime,
             on: db)
     }
 

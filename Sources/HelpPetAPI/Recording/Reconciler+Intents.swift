@@ -16,7 +16,7 @@ extension Reconciler {
 
     func settleExpiredIntents(budget: inout Int, now: Date, on db: any Database, logger: Logger) async throws {
         guard budget > 0 else { return }
-        let cutoff = now.addingTimeInterval(-UploadIntents.settleDelay)
+        let cutoff = now.addingTimeInterval(-UploadIntentStore.settleDelay)
         let rows = try await db.sql.raw("""
             SELECT * FROM upload_intents
             WHERE visit_id IS NOT NULL AND status IN ('open', 'superseded') AND expires_at < \(bind: cutoff)
@@ -27,7 +27,7 @@ extension Reconciler {
             guard let visitID = intent.visitID else { continue }
             budget -= 1
             guard let object = try await storage.head(intent.storageKey) else {
-                try await UploadIntents.close(intent.id, now: now, on: db)
+                try await UploadIntentStore.close(intent.id, now: now, on: db)
                 continue
             }
             try await RecordingCompletion.settle(
@@ -39,7 +39,7 @@ extension Reconciler {
 
     func purgeDeadIntents(budget: inout Int, now: Date, on db: any Database, logger: Logger) async throws {
         guard budget > 0 else { return }
-        let cutoff = now.addingTimeInterval(-UploadIntents.settleDelay)
+        let cutoff = now.addingTimeInterval(-UploadIntentStore.settleDelay)
         let rows = try await db.sql.raw("""
             SELECT id, storage_key FROM upload_intents WHERE visit_id IS NULL AND expires_at < \(bind: cutoff)
             ORDER BY expires_at, id

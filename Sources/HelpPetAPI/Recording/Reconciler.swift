@@ -66,7 +66,7 @@ struct Reconciler: Sendable {
     /// otherwise deleted when it is pending and nothing can arrive any more, else checked again later.
     func reconcile(_ visit: Visit, budget: inout Int, now: Date, on db: any Database, logger: Logger) async throws {
         guard let key = visit.storageKey else { return }
-        let intents = try await UploadIntents.unsettled(visitID: visit.id!, on: db)
+        let intents = try await UploadIntentStore.unsettled(visitID: visit.id!, on: db)
         // Not enough HEAD requests left in this run for all its keys: the visit waits for the next run.
         guard intents.count <= budget else { budget = 0; return }
         budget -= intents.count
@@ -83,7 +83,7 @@ struct Reconciler: Sendable {
         let expired = visit.uploadMethod == "multipart" || age > Self.pendingLifetime
         // An older URL of the slot (a legacy upload moves to the next attempt while one is live) may still bring
         // the recording: the visit stays until every URL it handed out has expired.
-        let urlUsable = try await UploadIntents.hasUsableURL(visitID: visit.id!, now: now, on: db)
+        let urlUsable = try await UploadIntentStore.hasUsableURL(visitID: visit.id!, now: now, on: db)
         if visit.isPending && expired && !urlUsable {
             // Nothing was recorded and the upload URL (or the legacy request) is long gone.
             try await VisitStore.deleteAbandonedSlot(

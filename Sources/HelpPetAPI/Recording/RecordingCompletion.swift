@@ -38,7 +38,7 @@ enum RecordingCompletion {
         guard !landed.isEmpty else { return false }
         let transitioned = try await db.writeTransaction { db -> Bool in
             guard let visit = try await VisitStore.lockedRow(visitID, on: db) else { return false }
-            let waiting = Set(try await UploadIntents.unsettled(visitID: visitID, on: db).map(\.id))
+            let waiting = Set(try await UploadIntentStore.unsettled(visitID: visitID, on: db).map(\.id))
             let fresh = landed.filter { waiting.contains($0.intent.id) }
             guard !fresh.isEmpty else { return false }
 
@@ -60,7 +60,7 @@ enum RecordingCompletion {
                 previous += kept.map { .object(previousEntry($0, actor: actor, now: now)) }
                 patch.set["previous_recordings"] = .array(previous)
             }
-            try await UploadIntents.markLanded(fresh.map(\.intent.id), now: now, on: db)
+            try await UploadIntentStore.markLanded(fresh.map(\.intent.id), now: now, on: db)
 
             if let chosen {
                 try await VisitStore.markUploaded(

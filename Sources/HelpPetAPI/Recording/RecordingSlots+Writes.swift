@@ -99,7 +99,7 @@ extension RecordingSlots {
 
     /// Records the key this initiate hands out (an `upload_intents` row), in the transaction that writes the visit.
     func recordIntent(visitID: UUID, key: String, attempt: Int, _ context: Initiation, on db: any Database) async throws {
-        try await UploadIntents.record(
+        try await UploadIntentStore.record(
             visitID: visitID, key: key, attempt: attempt, contentType: context.request.contentType.value,
             filename: context.request.filename, method: "presigned_post", issuedAt: context.now,
             lifetime: TimeInterval(RecordingStorage.uploadURLLifetime), on: db)
@@ -158,7 +158,7 @@ extension RecordingSlots {
                 visit.id!, key: key, metadata: try patch.sqlValue(current: current.metadata, on: db),
                 replacingAttempt: attempt, now: now, on: db)
             // Earlier keys can no longer become the current recording; objects landing there are still kept.
-            try await UploadIntents.supersedeUnsettled(visitID: visit.id!, now: now, on: db)
+            try await UploadIntentStore.supersedeUnsettled(visitID: visit.id!, now: now, on: db)
             try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, context, on: db)
             // A queued job of the replaced recording would only produce a stale result (§5.1).
             if let oldKey = current.storageKey {

@@ -5,7 +5,7 @@ import SQLKit
 
 /// The `upload_intents` rows (docs/recording-safety.md): every key issued for a visit's recording, written in the
 /// transaction that issues it, so no key the server handed out is ever forgotten.
-enum UploadIntents {
+enum UploadIntentStore {
     /// How long after its URL expired an intent is looked at one last time (uploads already under way when the URL
     /// expired may still finish), and a dead intent's key is removed from storage.
     static let settleDelay: TimeInterval = 3600
