@@ -1,5 +1,4 @@
 import AppCore
-import Fluent
 import Foundation
 import Vapor
 
@@ -33,7 +32,7 @@ struct PetOwnersController: RouteCollection {
             if let practiceID, practiceID != caller.practiceID { throw APIError.practiceNotFound }
             clientsOf = caller.practiceID ?? UUID()
         } else if let practiceID {
-            guard try await Practice.find(practiceID, on: req.db) != nil else {
+            guard try await PracticeStore.practice(practiceID, on: req.db) != nil else {
                 throw APIError.practiceNotFound
             }
             clientsOf = practiceID
@@ -41,15 +40,7 @@ struct PetOwnersController: RouteCollection {
             clientsOf = nil
         }
 
-        let builder = PetOwner.query(on: req.db)
-        if let clientsOf { PetOwnerStore.onlyClients(of: clientsOf, builder) }
-        if !search.isEmpty { PetOwnerStore.matching(PetOwnerStore.containsPattern(search), builder) }
-        let total = try await builder.count()
-        let owners = try await builder
-            .sort(BinaryOrder.field("lower(last_name)", on: req.db), .ascending)
-            .sort(BinaryOrder.field("lower(first_name)", on: req.db), .ascending)
-            .sort(\.$id)
-            .range(page.range).all()
+        let (owners, total) = try await PetOwnerStore.list(clientsOf: clientsOf, search: search, page: page, on: req.db)
         return try JSONResponse.page(
             try await PetOwnerStore.responses(for: owners, caller: caller, on: req.db), total: total)
     }
@@ -75,14 +66,7 @@ struct PetOwnersController: RouteCollection {
         owner.userID = nil
         owner.createdAt = now
         owner.updatedAt = now
-        // The association is what makes the new owner visible to the practice's members (§4.6).
-        let link = PetOwnerPractice()
-        link.id = .init(petOwnerID: owner.id!, practiceID: practice.id!)
-        link.createdAt = now
-        try await req.db.writeTransaction { db in
-            try await owner.create(on: db)
-            try await link.create(on: db)
-        }
+        try await PetOwnerStore.insert(owner, clientOf: practice.id!, now: now, on: req.db)
         return try JSONResponse.make(
             try await PetOwnerStore.response(for: owner, caller: caller, on: req.db), status: .created)
     }
@@ -103,7 +87,7 @@ struct PetOwnersController: RouteCollection {
         input.apply(to: owner)
         if owner.hasChanges {
             owner.updatedAt = req.now
-            try await owner.update(on: req.db)
+            try await PetOwnerStore.save(owner, on: req.db)
         }
         return try JSONResponse.make(try await PetOwnerStore.response(for: owner, caller: caller, on: req.db))
     }
