@@ -4,20 +4,9 @@ import Vapor
 
 /// One product's API document and what the route diff must know about it.
 public struct DocumentedAPI: Sendable, CustomStringConvertible {
-    /// One HTTP method on one path template, written the OpenAPI way (`/api/v1/pets/{pet_id}`).
-    public struct Operation: Hashable, Comparable, CustomStringConvertible {
-        public let method: String
-        public let path: String
-
-        public init(method: String, path: String) {
-            self.method = method
-            self.path = path
-        }
-
-        public var description: String { "\(method) \(path)" }
-
-        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.path, lhs.method) < (rhs.path, rhs.method) }
-    }
+    /// One HTTP method on one path template, written the OpenAPI way (`/api/v1/pets/{pet_id}`): the same value the
+    /// golden book files its exchanges under.
+    public typealias Operation = GoldenBook.Operation
 
     public static let methods = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
 
