@@ -32,7 +32,7 @@ from local_server import (  # noqa: E402
 
 from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import (  # noqa: E402
-    NoSuchElementException, StaleElementReferenceException, WebDriverException)
+    NoSuchElementException, StaleElementReferenceException, TimeoutException, WebDriverException)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
@@ -151,7 +151,24 @@ def wait_for(driver, condition, timeout: float = 15):
     """Waits until `condition(driver)` is truthy. Elements that vanish while a page navigates or re-renders (stale
     references, nodes no longer in the document) count as "not yet", not as failures."""
     return WebDriverWait(driver, timeout, ignored_exceptions=(
-        NoSuchElementException, StaleElementReferenceException, WebDriverException)).until(condition)
+        NoSuchElementException, StaleElementReferenceException, TimeoutException, WebDriverException)).until(condition)
+
+
+def wait_for_text(driver, css: str, expected, timeout: float = 15) -> str:
+    """The text of the element at `css` once `expected(text)` holds. The element is looked up afresh on every try, so
+    a node of the page being left (a stale reference while the next page loads) is never the one checked. Fails with
+    the last text seen."""
+    seen: list[str] = []
+
+    def check(d):
+        text = d.find_element(By.CSS_SELECTOR, css).text
+        seen.append(text)
+        return text if expected(text) else None
+
+    try:
+        return wait_for(driver, check, timeout)
+    except TimeoutException:
+        raise AssertionError(f"{css} never read as expected; last text: {seen[-1] if seen else '(no such element)'}")
 
 
 def sign_in(driver, base: str, username: str, password: str, mount: str = "/clinic") -> None:

@@ -11,7 +11,7 @@ import time
 import uuid
 
 from accessibility import audit
-from conftest import api_json, helppet_token, screenshot, sign_in, wait_for
+from conftest import api_json, helppet_token, screenshot, sign_in, wait_for, wait_for_text
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -50,8 +50,8 @@ def test_a_user_resets_a_forgotten_password_with_the_keyboard_from_the_emailed_l
     assert browser.find_element(By.CSS_SELECTOR, "label[for=field-email]").text == "Email address"
     field.send_keys(address.upper())
     field.send_keys(Keys.ENTER)
-    status_line = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[role=status]"))
-    assert status_line.text.startswith("If an account uses that email address, a link to reset its password")
+    wait_for_text(browser, "[role=status]",
+                  lambda text: text.startswith("If an account uses that email address, a link to reset its password"))
     audit(browser, "clinic forgotten password, link sent")
 
     browser.get(emailed_link(server, address))
@@ -62,8 +62,7 @@ def test_a_user_resets_a_forgotten_password_with_the_keyboard_from_the_emailed_l
     new_password.send_keys("the-new-password")
     new_password.send_keys(Keys.TAB)
     browser.switch_to.active_element.send_keys("not-the-same-one", Keys.ENTER)
-    alert = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[role=alert]"))
-    assert alert.text == "The two passwords differ. Type the same one twice."
+    wait_for_text(browser, "[role=alert]", lambda text: text == "The two passwords differ. Type the same one twice.")
     audit(browser, "clinic choose a new password, with its error")
     screenshot(browser, "clinic-password-reset-confirm")
 
@@ -80,5 +79,4 @@ def test_a_user_resets_a_forgotten_password_with_the_keyboard_from_the_emailed_l
     browser.get(emailed_link(server, address))
     browser.find_element(By.ID, "field-password").send_keys("a-third-password")
     browser.find_element(By.ID, "field-password_repeat").send_keys("a-third-password", Keys.ENTER)
-    alert = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[role=alert]"))
-    assert "invalid, already used or expired" in alert.text
+    wait_for_text(browser, "[role=alert]", lambda text: "invalid, already used or expired" in text)

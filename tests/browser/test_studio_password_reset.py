@@ -14,7 +14,7 @@ import urllib.request
 import uuid
 
 from accessibility import audit
-from conftest import STUDIO_ADMIN_PASSWORD, api_json, screenshot, sign_in, wait_for
+from conftest import STUDIO_ADMIN_PASSWORD, api_json, screenshot, sign_in, wait_for, wait_for_text
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -76,8 +76,7 @@ def test_the_studio_admin_resets_a_forgotten_password_with_the_keyboard_from_the
     email_field = browser.find_element(By.ID, "field-email")
     assert browser.switch_to.active_element == email_field
     email_field.send_keys(address.upper(), Keys.ENTER)
-    status_line = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[role=status]"))
-    assert status_line.text.startswith("If that is the studio's admin email address, a link")
+    wait_for_text(browser, "[role=status]", lambda text: text.startswith("If that is the studio's admin email address, a link"))
     audit(browser, "studio forgotten password, link sent")
 
     browser.get(emailed_link(server, address, started))
@@ -89,8 +88,7 @@ def test_the_studio_admin_resets_a_forgotten_password_with_the_keyboard_from_the
     password.send_keys("too-short")
     password.send_keys(Keys.TAB)
     browser.switch_to.active_element.send_keys("too-short", Keys.ENTER)
-    alert = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[role=alert]"))
-    assert alert.text == "The new password must be 12-128 characters."
+    wait_for_text(browser, "[role=alert]", lambda text: text == "The new password must be 12-128 characters.")
     audit(browser, "studio choose a new password, with its error")
 
     browser.find_element(By.ID, "field-password").send_keys(new_password)
