@@ -14,7 +14,7 @@ extension VisitStore {
         return try row.decode(fluentModel: Visit.self)
     }
 
-    /// The row as it is now, outside any transaction.
+    /// The row as it is now: a plain read without a lock (inside a transaction, what that transaction sees).
     static func currentRow(_ id: UUID, on db: any Database) async throws -> Visit? {
         try await db.sql.raw("SELECT * FROM visits WHERE id = \(bind: id)").first()?.decode(fluentModel: Visit.self)
     }
