@@ -42,7 +42,7 @@ struct PasswordResets: Sendable {
         if case .refused(let wait) = try await ledger.reserve(keys, hold: false, now: now, on: db) {
             return .throttled(retryAfter: wait)
         }
-        guard let account = try await UserStore.activeAccount(email: address, on: db) else { return .accepted }
+        guard let account = try await UserStore(db: db).activeAccount(email: address) else { return .accepted }
         let token = ConsoleCredentials.newSessionToken()
         let url = confirmPageURL + "?token=" + token
         let (mailFrom, metrics) = (mailFrom, metrics)
@@ -70,11 +70,11 @@ struct PasswordResets: Sendable {
         return try await db.writeTransaction { db in
             let store = SingleUseLinkStore.passwordResets(db)
             guard let userID = try await store.use(tokenHash: tokenHash, now: now),
-                let account = try await UserStore.activeAccount(id: userID, on: db)
+                let account = try await UserStore(db: db).activeAccount(id: userID)
             else { throw Self.invalidLink }
             try await store.voidUnused(owner: userID, now: now)
-            try await UserStore.replacePassword(userID, hash: passwordHash, now: now, on: db)
-            try await ConsoleSessionStore.revokeAll(userID: userID, now: now, on: db)
+            try await UserStore(db: db).replacePassword(userID, hash: passwordHash, now: now)
+            try await ConsoleSessionStore(db: db).revokeAll(userID: userID, now: now)
             try await OutgoingEmails(db: db, mailFrom: mailFrom, metrics: metrics)
                 .enqueuePasswordChanged(for: account, now: now)
             return userID

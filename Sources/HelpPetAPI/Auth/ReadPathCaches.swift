@@ -18,12 +18,12 @@ final class ReadPathCaches: Sendable {
     let practiceZones = ExpiringCache<UUID, PracticeZone>(lifetime: lifetime)
 
     func identity(of userID: UUID, on db: any Database) async throws -> CallerIdentityRow? {
-        try await identities.value(for: userID) { try await UserStore.callerIdentity(userID, on: db) }
+        try await identities.value(for: userID) { try await UserStore(db: db).callerIdentity(userID) }
     }
 
     /// The practice's zone; nil when no such practice exists.
     func zone(of practiceID: UUID, on db: any Database) async throws -> PracticeZone? {
-        try await practiceZones.value(for: practiceID) { try await PracticeStore.zone(of: practiceID, on: db) }
+        try await practiceZones.value(for: practiceID) { try await PracticeStore(db: db).zone(of: practiceID) }
     }
 }
 

@@ -11,7 +11,7 @@ enum UserSignIn {
         // The version read here, before the password is verified, goes into the credential: a password change that
         // commits while bcrypt runs increments it, so the credential is void from the start.
         let outcome = try await throttle.attempt(username: username, ip: ip, on: request.db) { () -> User? in
-            let user = try await UserStore.byUsername(username, on: request.db)
+            let user = try await UserStore(db: request.db).byUsername(username)
             let matches = try await request.core.passwordHasher.verify(password, against: user?.passwordHash)
             guard let user, matches, user.isActive else { return nil }
             return user

@@ -34,7 +34,7 @@ package struct ConsolePracticeRow: Sendable {
 package enum ClinicAdmin {
     package static func users(request: Request) async throws -> [ConsoleUserRow] {
         try request.caller.requireAdmin()
-        return try await OwnerDirectoryStore.users(on: request.db).map {
+        return try await OwnerDirectoryStore(db: request.db).users().map {
             ConsoleUserRow(id: $0.id, username: $0.username, fullName: $0.fullName, email: $0.email,
                            role: UserRole(rawValue: $0.role) ?? .pending,
                            practiceID: $0.practiceID, isActive: $0.isActive, requestedPracticeID: $0.requestedPracticeID)

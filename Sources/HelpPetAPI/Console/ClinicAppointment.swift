@@ -53,7 +53,7 @@ package enum ClinicAppointment {
     package static func detail(request: Request, id: UUID) async throws -> ClinicAppointmentDetail {
         let caller = try request.caller
         try caller.requireStaff()
-        let rows = try await AppointmentConsoleStore.appointment(id, for: caller, on: request.db)
+        let rows = try await AppointmentConsoleStore(db: request.db).appointment(id, for: caller)
         guard let first = rows.first else { throw APIError.appointmentNotFound }
         var consent: ClinicRecordingConsent?
         let pets: [ClinicAppointmentPet] = rows.compactMap { row in
@@ -88,7 +88,7 @@ package enum ClinicAppointment {
 
     /// The practice's active vets (the page's "assigned vet" choice).
     package static func vets(request: Request, practiceID: UUID) async throws -> [ScheduleVet] {
-        try await BoardStore.vets(practice: practiceID, on: request.db).map { ScheduleVet(id: $0.id, name: $0.fullName) }
+        try await BoardStore(db: request.db).vets(practice: practiceID).map { ScheduleVet(id: $0.id, name: $0.fullName) }
     }
 
     /// The board's words for a visit's recording, for any visit (a pending reservation is `uploading`).

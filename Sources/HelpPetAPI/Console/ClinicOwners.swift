@@ -30,8 +30,8 @@ package enum ClinicOwners {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.unicodeScalars.count > 100 { throw APIError.badRequest("search must be at most 100 characters") }
         let pattern = trimmed.isEmpty ? nil : PetOwnerStore.containsPattern(trimmed)
-        let rows = try await OwnerDirectoryStore.search(
-            pattern, clientsOf: caller.isMember ? (caller.practiceID ?? UUID()) : nil, limit: 100, on: request.db)
+        let rows = try await OwnerDirectoryStore(db: request.db).search(
+            pattern, clientsOf: caller.isMember ? (caller.practiceID ?? UUID()) : nil, limit: 100)
         var order: [UUID] = []
         var owners: [UUID: OwnerDirectoryStore.Row] = [:]
         var pets: [UUID: [ConsolePetBrief]] = [:]

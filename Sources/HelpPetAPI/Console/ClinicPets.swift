@@ -67,7 +67,7 @@ package struct ConsoleVisitSummary: Sendable {
 package enum ClinicPets {
     package static func pet(request: Request, id: UUID) async throws -> ConsolePet {
         let caller = try request.caller
-        guard let row = try await PetStore.pet(id, for: caller, on: request.db) else {
+        guard let row = try await PetStore(db: request.db).pet(id, for: caller) else {
             throw APIError.petNotFound
         }
         let p = row.pet, o = row.owner
@@ -82,7 +82,7 @@ package enum ClinicPets {
     /// Every visible version of the pet's records, newest lineage first, newest version first (the API's history).
     package static func recordHistory(request: Request, petID: UUID) async throws -> [ConsoleRecord] {
         let caller = try request.caller
-        return try await MedicalRecordStore.history(of: petID, caller: caller, range: 0..<500, on: request.db).map {
+        return try await MedicalRecordStore(db: request.db).history(of: petID, caller: caller, range: 0..<500).map {
             ConsoleRecord(
                 id: $0.id!, originalID: $0.originalID, version: $0.version, isCurrent: $0.isCurrent,
                 recordType: $0.recordType, title: $0.title, description: $0.description, diagnosis: $0.diagnosis,
@@ -94,8 +94,8 @@ package enum ClinicPets {
     /// The pet's visits, newest first (pending reservations left out, as in the API's lists).
     package static func visits(request: Request, petID: UUID) async throws -> [ConsoleVisitSummary] {
         let caller = try request.caller
-        guard let page = try await TranscriptStore.listForPet(
-            petID, for: caller, state: nil, includePending: false, limit: 100, offset: 0, on: request.db)
+        guard let page = try await TranscriptStore(db: request.db).listForPet(
+            petID, for: caller, state: nil, includePending: false, limit: 100, offset: 0)
         else { throw APIError.petNotFound }
         return page.visits.map { (visit: VisitRow) -> ConsoleVisitSummary in
             var status: String?
@@ -130,9 +130,9 @@ extension ClinicPets {
     package static func petOfRecord(request: Request, recordID: UUID) async throws -> UUID? {
         let caller = try request.caller
         guard let record = try await MedicalRecord.find(recordID, on: request.db) else { return nil }
-        let visible = try await MedicalRecordStore.visibleRecords(of: record.petID, caller: caller, on: request.db)
+        let visible = try await MedicalRecordStore(db: request.db).visibleRecords(of: record.petID, caller: caller)
             .filter(\.$id == recordID).count()
-        guard visible == 1, try await PetStore.pet(record.petID, for: caller, on: request.db) != nil else { return nil }
+        guard visible == 1, try await PetStore(db: request.db).pet(record.petID, for: caller) != nil else { return nil }
         return record.petID
     }
 }

@@ -62,8 +62,8 @@ package enum ClinicSchedule {
         // Staff see their own practice only, so only an ADMIN's page reads the whole list (to switch between them).
         var practiceRows: [BoardStore.PracticeRow] = []
         if caller.isAdmin {
-            practiceRows = try await BoardStore.practices(on: request.db)
-        } else if let own = caller.practiceID, let practice = try await BoardStore.practice(own, on: request.db) {
+            practiceRows = try await BoardStore(db: request.db).practices()
+        } else if let own = caller.practiceID, let practice = try await BoardStore(db: request.db).practice(own) {
             practiceRows = [practice]
         }
         let allowed = practiceRows.map {
@@ -80,8 +80,8 @@ package enum ClinicSchedule {
         let first = requestedDay ?? LocalDay.day(containing: request.now, in: practice.timezone)
         let window = range(of: first, days: days, in: practice.timezone)
         let rows = withAppointments
-            ? try await BoardStore.appointments(practice: practice.id, window: window, on: request.db) : []
-        let vets = withAppointments ? try await BoardStore.vets(practice: practice.id, on: request.db) : []
+            ? try await BoardStore(db: request.db).appointments(practice: practice.id, window: window) : []
+        let vets = withAppointments ? try await BoardStore(db: request.db).vets(practice: practice.id) : []
         return ScheduleWindow(
             practice: practice, practices: allowed, firstDay: first, days: days, appointments: group(rows),
             vets: vets.map { ScheduleVet(id: $0.id, name: $0.fullName) })
@@ -98,8 +98,8 @@ package enum ClinicSchedule {
         guard let practiceID, let zone = try await request.readPathCaches.zone(of: practiceID, on: request.db)
         else { return nil }
         let first = requestedDay ?? LocalDay.day(containing: request.now, in: zone.zone)
-        let stamp = try await BoardStore.version(
-            practice: practiceID, window: range(of: first, days: days, in: zone.zone), now: request.now, on: request.db)
+        let stamp = try await BoardStore(db: request.db).version(
+            practice: practiceID, window: range(of: first, days: days, in: zone.zone), now: request.now)
         return "\(practiceID.lowercased)|\(first)|\(days)|" + stamp
     }
 

@@ -29,12 +29,12 @@ package enum ClinicSession {
         case .succeeded(let user):
             let token = ConsoleCredentials.newSessionToken()
             let now = request.core.clock.now()
-            try await ConsoleSessionStore.prune(before: now.addingTimeInterval(-86_400), on: request.db)
+            try await ConsoleSessionStore(db: request.db).prune(before: now.addingTimeInterval(-86_400))
             let userAgent = request.headers.first(name: .userAgent).map { String($0.prefix(300)) }
-            try await ConsoleSessionStore.create(
+            try await ConsoleSessionStore(db: request.db).create(
                 tokenHash: ConsoleCredentials.hash(token), userID: user.id!, tokenVersion: user.tokenVersion,
                 device: (userAgent, request.core.clientAddress.ip(of: request)), now: now, lifetime: lifetime,
-                maxLive: maxLiveSessions, on: request.db)
+                maxLive: maxLiveSessions)
             return .signedIn(cookieToken: token)
         }
     }
@@ -43,7 +43,7 @@ package enum ClinicSession {
     /// deactivated). Sets the request's caller, so the domain's scoping rules apply to everything the page reads.
     package static func user(cookieToken: String, request: Request) async throws -> ConsoleUser? {
         let hash = ConsoleCredentials.hash(cookieToken)
-        guard let live = try await ConsoleSessionStore.live(tokenHash: hash, now: request.core.clock.now(), on: request.db)
+        guard let live = try await ConsoleSessionStore(db: request.db).live(tokenHash: hash, now: request.core.clock.now())
         else { return nil }
         do {
             try await BearerAuthMiddleware.admit(request, userID: live.userID, tokenVersion: live.tokenVersion)
@@ -60,15 +60,15 @@ package enum ClinicSession {
     }
 
     package static func signOut(cookieToken: String, request: Request) async throws {
-        try await ConsoleSessionStore.revoke(
-            tokenHash: ConsoleCredentials.hash(cookieToken), now: request.core.clock.now(), on: request.db)
+        try await ConsoleSessionStore(db: request.db).revoke(
+            tokenHash: ConsoleCredentials.hash(cookieToken), now: request.core.clock.now())
     }
 
     /// The signed-in user's live console sessions, newest first, the current one marked.
     package static func devices(request: Request) async throws -> [ConsoleDevice] {
         let caller = try request.caller
         let current = request.consoleSessionHash
-        return try await ConsoleSessionStore.devices(userID: caller.id, now: request.core.clock.now(), on: request.db)
+        return try await ConsoleSessionStore(db: request.db).devices(userID: caller.id, now: request.core.clock.now())
             .map { ConsoleDevice(signedInAt: $0.createdAt, expiresAt: $0.expiresAt, userAgent: $0.userAgent,
                                  clientIP: $0.clientIP, isCurrent: $0.tokenHash == current) }
     }
@@ -78,10 +78,10 @@ package enum ClinicSession {
     package static func signOutEverywhere(cookieToken: String, request: Request) async throws {
         let hash = ConsoleCredentials.hash(cookieToken)
         let now = request.core.clock.now()
-        guard let live = try await ConsoleSessionStore.live(tokenHash: hash, now: now, on: request.db) else { return }
+        guard let live = try await ConsoleSessionStore(db: request.db).live(tokenHash: hash, now: now) else { return }
         try await request.db.writeTransaction { db in
-            try await UserStore.incrementTokenVersion(live.userID, on: db)
-            try await ConsoleSessionStore.revokeAll(userID: live.userID, now: now, on: db)
+            try await UserStore(db: db).incrementTokenVersion(live.userID)
+            try await ConsoleSessionStore(db: db).revokeAll(userID: live.userID, now: now)
         }
     }
 
@@ -91,7 +91,7 @@ package enum ClinicSession {
         guard request.core.consoleCredentials.isValid(
             csrf: request.headers.first(name: ConsoleCredentials.csrfHeader), forSessionHash: hash)
         else { throw APIError.forbidden("CSRF token missing or invalid") }
-        guard let live = try await ConsoleSessionStore.live(tokenHash: hash, now: request.core.clock.now(), on: request.db)
+        guard let live = try await ConsoleSessionStore(db: request.db).live(tokenHash: hash, now: request.core.clock.now())
         else { throw APIError.invalidCredentials }
         try await BearerAuthMiddleware.admit(request, userID: live.userID, tokenVersion: live.tokenVersion)
     }

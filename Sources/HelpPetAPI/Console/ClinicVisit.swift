@@ -56,7 +56,7 @@ package enum ClinicVisit {
         let caller = try request.caller
         let notFound = APIError.visitNotFound
         guard caller.role.isStaff else { throw notFound }
-        guard let found = try await VisitConsoleStore.visit(id, for: caller, on: request.db) else { throw notFound }
+        guard let found = try await VisitConsoleStore(db: request.db).visit(id, for: caller) else { throw notFound }
         let row = found.visit, around = found.context
         var segments: [ClinicTranscriptSegment] = []
         if case .array(let list)? = row.metadata["transcript_segments"] {
@@ -89,12 +89,12 @@ package enum ClinicVisit {
     /// The printable discharge page's read: whoever may read the visit (the pet's owner included), once the note is
     /// approved; the API's 404 and 409 otherwise.
     package static func discharge(request: Request, id: UUID) async throws -> DischargeInstructions {
-        try await VisitStore.dischargeInstructions(id, caller: try request.caller, on: request.db).instructions
+        try await VisitStore(db: request.db).dischargeInstructions(id, caller: try request.caller).instructions
     }
 
     /// The addenda of a visit the caller may read (owners: only of an approved note, where they exist at all).
     package static func addenda(request: Request, visitID: UUID) async throws -> [ConsoleAddendum] {
-        try await VisitAddendumStore.list(visit: visitID, on: request.db).map {
+        try await VisitAddendumStore(db: request.db).list(visit: visitID).map {
             ConsoleAddendum(authorName: $0.authorName, text: $0.text, createdAt: $0.createdAt)
         }
     }

@@ -47,27 +47,27 @@ extension AppointmentsController {
         guard fields.containsAny(of: Self.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        let current = try await VisibilityStore(db: req.db).appointment(id, for: caller)
+        let current = try await req.visibility.appointment(id, for: caller)
         try fields.requireUnchanged("id", current: id.lowercased)
         try fields.requireUnchanged("practice_id", current: current.practiceID.lowercased)
         try fields.requireUnchanged("pet_owner_id", current: current.petOwnerID.lowercased)
         let updated = try await Self.apply(
             changes, to: current, profile: ClientProfile(headers: req.headers), now: req.now,
             mailFrom: req.application.core.config.mail.from, metrics: req.application.core.metrics, on: req.db)
-        return try JSONResponse.make(try await AppointmentStore.response(for: updated, on: req.db))
+        return try JSONResponse.make(try await req.appointments.response(for: updated))
     }
 
     @Sendable func cancel(req: Request) async throws -> Response {
         let caller = try req.caller
         try caller.requireStaff()
         let id = try req.pathID("appointment_id", .appointment)
-        let current = try await VisibilityStore(db: req.db).appointment(id, for: caller)
+        let current = try await req.visibility.appointment(id, for: caller)
         var changes = Changes()
         changes.status = .cancelled
         let updated = try await Self.apply(
             changes, to: current, profile: .standard, now: req.now, mailFrom: req.application.core.config.mail.from,
             metrics: req.application.core.metrics, on: req.db)
-        return try JSONResponse.make(try await AppointmentStore.response(for: updated, on: req.db))
+        return try JSONResponse.make(try await req.appointments.response(for: updated))
     }
 
     /// Applies the changes atomically against the row as it is once locked, so of two concurrent status changes
@@ -89,7 +89,7 @@ extension AppointmentsController {
         if case .value(let vetID) = changes.vet { try await checkVet(vetID, practiceID: current.practiceID, on: db) }
 
         return try await db.writeTransaction { db in
-            try await AppointmentStore.lock(id, .forUpdate, on: db)
+            try await AppointmentStore(db: db).lock(id, .forUpdate)
             guard let appointment = try await Appointment.find(id, on: db) else {
                 throw APIError.appointmentNotFound
             }
@@ -158,18 +158,18 @@ extension AppointmentsController {
     static func replacePets(of id: UUID, stored: [UUID], with petIDs: [UUID], on db: any Database) async throws {
         let removed = stored.filter { !petIDs.contains($0) }
         if !removed.isEmpty {
-            let visits = try await VisitStore.visits(ofAppointment: id, pets: removed, on: db)
+            let visits = try await VisitStore(db: db).visits(ofAppointment: id, pets: removed)
             if let recorded = visits.first(where: { !$0.isPending }) {
                 throw APIError.conflict(
                     "Cannot remove pet \(recorded.petID.lowercased) from the appointment: a recording exists for it")
             }
-            try await VisitStore.deleteVisits(visits, on: db)
-            try await AppointmentStore.deletePetLinks(of: id, pets: removed, on: db)
+            try await VisitStore(db: db).deleteVisits(visits)
+            try await AppointmentStore(db: db).deletePetLinks(of: id, pets: removed)
         }
-        try await AppointmentStore.parkPetPositions(of: id, on: db)
+        try await AppointmentStore(db: db).parkPetPositions(of: id)
         for (position, petID) in petIDs.enumerated() {
             if stored.contains(petID) {
-                try await AppointmentStore.setPetPosition(position, pet: petID, of: id, on: db)
+                try await AppointmentStore(db: db).setPetPosition(position, pet: petID, of: id)
             } else {
                 let link = AppointmentPet()
                 link.id = .init(appointmentID: id, petID: petID)

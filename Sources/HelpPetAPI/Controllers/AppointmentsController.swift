@@ -19,7 +19,7 @@ struct AppointmentsController: RouteCollection {
         let caller = try req.caller
         let id = try req.pathID("appointment_id", .appointment)
         // One statement: the appointment, its pets and their recordings, scoped to the caller (AppointmentStore).
-        guard let appointment = try await AppointmentStore.appointment(id, for: caller, on: req.db) else {
+        guard let appointment = try await req.appointments.appointment(id, for: caller) else {
             throw APIError.appointmentNotFound
         }
         return try JSONResponse.make(appointment)
@@ -46,11 +46,11 @@ struct AppointmentsController: RouteCollection {
             throw APIError.badRequest("pet_ids is required")
         }
 
-        let practice = try await PracticeStore.resolveWithoutPet(requested: requestedPractice, caller: caller, on: req.db)
+        let practice = try await req.practices.resolveWithoutPet(requested: requestedPractice, caller: caller)
         guard practice.isActive else { throw APIError.conflict("Practice is inactive") }
         let practiceID = practice.id!
         guard let owner = try await PetOwner.find(ownerID, on: req.db) else { throw APIError.petOwnerNotFound }
-        let isClient = try await VisibilityStore(db: req.db).isClient(owner: ownerID, of: practiceID)
+        let isClient = try await req.visibility.isClient(owner: ownerID, of: practiceID)
         if !isClient {
             if caller.isMember { throw APIError.petOwnerNotFound }
             throw APIError.notAClientOfPractice
@@ -88,9 +88,9 @@ struct AppointmentsController: RouteCollection {
             }
             // Booked for another vet: a push to that vet's devices (docs/notifications.md, Push).
             if let vetID, vetID != caller.id {
-                try await NotificationOutboxStore.appointmentBooked(
+                try await NotificationOutboxStore(db: db).appointmentBooked(
                     appointment, for: vetID, ownerName: owner.fullName,
-                    petNames: petIDs.compactMap { byID[$0]?.name }, now: now, on: db, metrics: metrics)
+                    petNames: petIDs.compactMap { byID[$0]?.name }, now: now, metrics: metrics)
             }
             // The owner's confirmation commits with the appointment (docs/notifications.md).
             try await AppointmentEmails(db: db, mailFrom: mailFrom, metrics: metrics)
@@ -106,13 +106,13 @@ struct AppointmentsController: RouteCollection {
         let caller = try req.caller
         let ownerID = try req.pathID("owner_id", .petOwner)
         let page = try req.queryParameters.pagination()
-        _ = try await VisibilityStore(db: req.db).petOwner(ownerID, for: caller)
+        _ = try await req.visibility.petOwner(ownerID, for: caller)
         let builder = Appointment.query(on: req.db).filter(\.$petOwnerID == ownerID)
         if caller.isMember { builder.filter(\.$practiceID == caller.practiceID!) }
         let total = try await builder.count()
         let items = try await builder.sort(\.$appointmentDate, .descending).sort(\.$id)
             .range(page.range).all()
-        return try JSONResponse.page(try await AppointmentStore.responses(for: items, on: req.db), total: total)
+        return try JSONResponse.page(try await req.appointments.responses(for: items), total: total)
     }
 
     @Sendable func listForPractice(req: Request) async throws -> Response {
@@ -122,7 +122,7 @@ struct AppointmentsController: RouteCollection {
         let query = req.queryParameters
         let day = try query.day()
         let page = try query.pagination()
-        let practice = try await VisibilityStore(db: req.db).practice(practiceID, for: caller)
+        let practice = try await req.visibility.practice(practiceID, for: caller)
         let builder = Appointment.query(on: req.db).filter(\.$practiceID == practiceID)
         if let day {
             let window = LocalDay.window(of: day, in: practice.timeZone)
@@ -131,7 +131,7 @@ struct AppointmentsController: RouteCollection {
         let total = try await builder.count()
         let items = try await builder.sort(\.$appointmentDate).sort(\.$id)
             .range(page.range).all()
-        return try JSONResponse.page(try await AppointmentStore.responses(for: items, on: req.db), total: total)
+        return try JSONResponse.page(try await req.appointments.responses(for: items), total: total)
     }
 
     /// Every pet must exist and belong to the owner; pets in `mustBeActive` must be active.

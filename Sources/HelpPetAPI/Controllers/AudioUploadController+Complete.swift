@@ -14,7 +14,7 @@ extension AudioUploadController {
         let request = try CompleteRecordingRequest(try req.optionalJSONObject())
         // Scoped by the caller's current practice like every read: the answer is the whole visit, so a member
         // who moved to another practice gets 404 here too (the reconciler still completes what they uploaded).
-        let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
+        let visit = try await req.visibility.visit(id, for: caller)
         guard visit.source == VisitSource.recording.rawValue, visit.storageKey != nil else {
             throw APIError.conflict("This visit has no audio upload to complete")
         }
@@ -41,7 +41,7 @@ extension AudioUploadController {
         let caller = try req.caller
         let id = try req.pathID("visit_id", .visit)
         // One statement: the visit's recording columns, scoped to the caller (VisitStore).
-        guard let visit = try await VisitStore.playback(id, for: caller, on: req.db) else {
+        guard let visit = try await req.visits.playback(id, for: caller) else {
             throw APIError.visitNotFound
         }
         let notFound = APIError.notFound("Audio file not found")

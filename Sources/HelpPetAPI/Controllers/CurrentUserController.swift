@@ -10,7 +10,7 @@ struct CurrentUserController: RouteCollection {
     @Sendable func me(req: Request) async throws -> Response {
         let caller = try req.caller
         // The user may have changed within the cache's second; the full row is read (not a hot path).
-        let user = try await UserStore.callerUser(caller, on: req.db)
+        let user = try await req.users.callerUser(caller)
         return try JSONResponse.make(UserResponse(user, petOwnerID: caller.petOwnerID))
     }
 }

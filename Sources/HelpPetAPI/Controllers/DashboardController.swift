@@ -135,7 +135,7 @@ struct DashboardController: RouteCollection {
 
         let day = requestedDay ?? LocalDay.day(containing: req.now, in: practice.zone)
         let window = LocalDay.window(of: day, in: practice.zone)
-        let rows = try await AppointmentStore.vetDay(vet: vetID, practice: practiceID, window: window, on: req.db)
+        let rows = try await req.appointments.vetDay(vet: vetID, practice: practiceID, window: window)
         return DaySelection(
             date: day, timezone: practice.identifier, appointments: rows.appointments,
             windows: rows.windows.map { VetAvailabilityResponse($0, vet: vetID, practice: practiceID) })

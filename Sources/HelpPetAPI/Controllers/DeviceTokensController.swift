@@ -21,8 +21,8 @@ struct DeviceTokensController: RouteCollection {
         guard type == "ios" else { throw APIError.badRequest("Invalid device_type: '\(type)'. Allowed: ios") }
         let now = req.now
         // One statement decides concurrent registrations of the same token: the last one owns it.
-        try await DeviceTokenStore.register(token: token, type: type, user: caller.id, now: now, on: req.db)
-        guard let stored = try await DeviceTokenStore.find(token: token, on: req.db) else {
+        try await req.deviceTokens.register(token: token, type: type, user: caller.id, now: now)
+        guard let stored = try await req.deviceTokens.find(token: token) else {
             throw APIError.notFound("Device token not found")
         }
         return try JSONResponse.make(DeviceTokenResponse(stored))
@@ -33,13 +33,13 @@ struct DeviceTokensController: RouteCollection {
     @Sendable func unregister(req: Request) async throws -> Response {
         let caller = try req.caller
         let token = try Self.deviceToken(try req.jsonObject())
-        try await DeviceTokenStore.delete(token: token, user: caller.id, on: req.db)
+        try await req.deviceTokens.delete(token: token, user: caller.id)
         return Response(status: .noContent)
     }
 
     @Sendable func list(req: Request) async throws -> Response {
         let caller = try req.caller
-        let tokens = try await DeviceTokenStore.list(user: caller.id, on: req.db)
+        let tokens = try await req.deviceTokens.list(user: caller.id)
         return try JSONResponse.page(tokens.map(DeviceTokenResponse.init), total: tokens.count)
     }
 

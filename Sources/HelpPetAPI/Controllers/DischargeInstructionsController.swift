@@ -12,7 +12,7 @@ struct DischargeInstructionsController: RouteCollection {
 
     @Sendable func show(req: Request) async throws -> Response {
         let id = try req.pathID("visit_id", .visit)
-        let (visit, instructions) = try await VisitStore.dischargeInstructions(id, caller: try req.caller, on: req.db)
+        let (visit, instructions) = try await req.visits.dischargeInstructions(id, caller: try req.caller)
         return try JSONResponse.make(DischargeInstructionsResponse(visitID: id, petID: visit.petID, instructions))
     }
 }

@@ -27,8 +27,8 @@ struct InvitesController: RouteCollection {
 
     @Sendable static func show(req: Request) async throws -> Response {
         let id = try req.pathID("invite_id", .invite)
-        guard let row = try await PracticeInviteStore(db: req.db).find(id),
-            let practice = try await Practice.find(row.practiceID, on: req.db)
+        guard let row = try await req.practiceInvites.find(id),
+            let practice = try await req.practices.practice(row.practiceID)
         else { throw APIError.inviteNotFound }
         return try JSONResponse.make(
             PublicInviteResponse(
@@ -75,7 +75,7 @@ struct InvitesController: RouteCollection {
         let store = PracticeInviteStore(db: db)
         guard let row = try await store.find(id) else { throw APIError.inviteNotFound }
         if let refusal = PracticeInvitation.refusal(row.state(at: now)) { throw refusal }
-        let user = try await UserStore.callerUser(caller, on: db)
+        let user = try await UserStore(db: db).callerUser(caller)
         guard user.email.lowercased() == row.email else {
             throw APIError.forbidden("This invitation was sent to another email address")
         }
@@ -85,19 +85,16 @@ struct InvitesController: RouteCollection {
         {
             throw refusal
         }
-        try await db.writeTransaction { db in
-            let store = PracticeInviteStore(db: db)
-            guard try await store.markAccepted(id, by: caller.id, now: now) else {
-                let current = try await store.find(id) ?? row
-                throw PracticeInvitation.refusal(current.state(at: now))
-                    ?? APIError.conflict("This invitation has already been used")
-            }
-            guard try await UserStore.admitPendingUser(
-                caller.id, role: PracticeInvitation.role, practiceID: row.practiceID, now: now, on: db)
-            else {
-                throw APIError.conflict("You already belong to a practice; an administrator can move you to another one")
-            }
+        switch try await store.accept(
+            id, by: caller.id, role: PracticeInvitation.role, practiceID: row.practiceID, now: now)
+        {
+        case .accepted: break
+        case .inviteNoLongerOpen(let current):
+            throw PracticeInvitation.refusal((current ?? row).state(at: now))
+                ?? APIError.conflict("This invitation has already been used")
+        case .userNoLongerPending:
+            throw APIError.conflict("You already belong to a practice; an administrator can move you to another one")
         }
-        return try await UserStore.callerUser(caller, on: db)
+        return try await UserStore(db: db).callerUser(caller)
     }
 }

@@ -59,8 +59,8 @@ struct LegacyAudioUploadController: RouteCollection {
         defer { if let audio = spooled.audio { Task { await audio.file.discard() } } }
 
         let upload = try Self.validate(spooled)
-        let pet = try await VisibilityStore(db: req.db).pet(upload.petID, for: caller)
-        let appointment = try await VisibilityStore(db: req.db).appointment(upload.appointmentID, for: caller)
+        let pet = try await req.visibility.pet(upload.petID, for: caller)
+        let appointment = try await req.visibility.appointment(upload.appointmentID, for: caller)
         try await req.recordingSlots.requirePet(pet, in: appointment)
         guard pet.isActive else { throw APIError.badRequest("Pet \(pet.id!.lowercased) is inactive") }
         if appointment.status == .cancelled {
@@ -82,7 +82,7 @@ struct LegacyAudioUploadController: RouteCollection {
         }
         // If a client's complete or the reconciler got there first at this key, the upload still counts. The
         // reservation's intent carries this upload's type, file name and method into the visit.
-        if let intent = try await UploadIntentStore.find(key: reservation.key, on: req.db) {
+        if let intent = try await req.uploadIntents.find(key: reservation.key) {
             try await RecordingCompletion.settle(
                 visitID: reservation.visitID, landed: [SlotLanding.Landed(intent: intent, object: object)],
                 source: .multipart, details: .none, actor: caller.id, now: req.now, on: req.db,

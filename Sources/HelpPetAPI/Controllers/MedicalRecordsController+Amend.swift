@@ -15,7 +15,7 @@ extension MedicalRecordsController {
         guard fields.containsAny(of: MedicalRecordRequest.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        let old = try await VisibilityStore(db: req.db).medicalRecord(id, for: caller)
+        let old = try await req.visibility.medicalRecord(id, for: caller)
         try fields.requireUnchanged("id", current: id.lowercased)
         try fields.requireUnchanged("original_id", current: old.originalID.lowercased)
         try fields.requireUnchanged("version", current: String(old.version))
@@ -27,12 +27,12 @@ extension MedicalRecordsController {
 
         let now = req.now
         // The foreign key guarantees the practice.
-        guard let practice = try await PracticeStore.practice(old.practiceID, on: req.db) else {
+        guard let practice = try await req.practices.practice(old.practiceID) else {
             throw APIError.medicalRecordNotFound
         }
         let next = input.amendment(of: old, zone: practice.timeZone, createdBy: caller.id, now: now)
         do {
-            guard try await MedicalRecordStore.amend(id, with: next, now: now, on: req.db) else { throw Self.notCurrent }
+            guard try await req.medicalRecords.amend(id, with: next, now: now) else { throw Self.notCurrent }
         } catch where DatabaseFailure.isUniqueViolation(error) {
             // C15 (one current version per lineage) or C14 caught a race the conditional update did not.
             throw Self.notCurrent

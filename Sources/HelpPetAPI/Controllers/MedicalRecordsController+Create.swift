@@ -11,12 +11,12 @@ extension MedicalRecordsController {
         let petID = try fields.requiredUUID("pet_id", kind: .pet)
         let input = try MedicalRecordRequest(fields, creating: true)
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
-        let pet = try await VisibilityStore(db: req.db).pet(petID, for: caller)
-        let practice = try await PracticeStore.resolveForPet(pet, requested: requestedPractice, caller: caller, on: req.db)
+        let pet = try await req.visibility.pet(petID, for: caller)
+        let practice = try await req.practices.resolveForPet(pet, requested: requestedPractice, caller: caller)
 
         let record = input.makeRecord(
             petID: petID, practiceID: practice.id!, zone: practice.timeZone, createdBy: caller.id, now: req.now)
-        try await MedicalRecordStore.insert(record, on: req.db)
+        try await req.medicalRecords.insert(record)
         return try JSONResponse.make(
             MedicalRecordPresenter.response(for: record, in: practice, now: req.now), status: .created)
     }

@@ -22,9 +22,9 @@ struct MedicalRecordsController: RouteCollection {
         let page = try query.pagination()
         let currentOnly = latestOnly || !includeHistorical
         // One statement: the pet's visibility, the counts and the page (MedicalRecordStore).
-        guard let result = try await MedicalRecordStore.listForPet(
+        guard let result = try await req.medicalRecords.listForPet(
             petID, for: caller, currentOnly: currentOnly,
-            limit: latestOnly ? 1 : page.limit, offset: latestOnly ? 0 : page.offset, on: req.db)
+            limit: latestOnly ? 1 : page.limit, offset: latestOnly ? 0 : page.offset)
         else { throw APIError.petNotFound }
         var records = result.records
         var total = result.total, current = result.current
@@ -54,24 +54,24 @@ struct MedicalRecordsController: RouteCollection {
         _ = try query.bool("include_historical", default: true)
         _ = try query.bool("latest_only", default: false)
         let page = try query.pagination()
-        _ = try await VisibilityStore(db: req.db).pet(petID, for: caller)
+        _ = try await req.visibility.pet(petID, for: caller)
 
-        let counts = try await MedicalRecordStore.counts(of: petID, caller: caller, currentOnly: false, on: req.db)
-        let records = try await MedicalRecordStore.history(of: petID, caller: caller, range: page.range, on: req.db)
+        let counts = try await req.medicalRecords.counts(of: petID, caller: caller, currentOnly: false)
+        let records = try await req.medicalRecords.history(of: petID, caller: caller, range: page.range)
         return try await Self.envelope(records, total: counts.total, current: counts.current, req: req)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("record_id", .medicalRecord)
-        let record = try await VisibilityStore(db: req.db).medicalRecord(id, for: caller)
+        let record = try await req.visibility.medicalRecord(id, for: caller)
         // Both rows are guaranteed by foreign keys.
-        guard let (pet, author) = try await MedicalRecordStore.petAndAuthor(of: record, on: req.db) else {
+        guard let (pet, author) = try await req.medicalRecords.petAndAuthor(of: record) else {
             throw APIError.medicalRecordNotFound
         }
         return try JSONResponse.make(
             MedicalRecordDetailResponse(
-                record: try await MedicalRecordStore.response(for: record, now: req.now, on: req.db),
+                record: try await req.medicalRecords.response(for: record, now: req.now),
                 pet: .init(id: pet.id!.lowercased, name: pet.name, species: pet.species),
                 createdByUser: .init(id: author.id!.lowercased, fullName: author.fullName)))
     }
@@ -79,7 +79,7 @@ struct MedicalRecordsController: RouteCollection {
     static func envelope(_ records: [MedicalRecord], total: Int, current: Int, req: Request) async throws -> Response {
         try JSONResponse.make(
             MedicalRecordsEnvelope(
-                records: try await MedicalRecordStore.responses(for: records, now: req.now, on: req.db), total: total,
+                records: try await req.medicalRecords.responses(for: records, now: req.now), total: total,
                 currentRecordsCount: current, historicalRecordsCount: total - current),
             headers: ["X-Total-Count": String(total)])
     }

@@ -15,7 +15,7 @@ struct NoteTemplatesController: RouteCollection {
 
     @Sendable func list(req: Request) async throws -> Response {
         let practiceID = try await PracticeVocabularyController.practice(of: req)
-        let templates = try await NoteTemplateStore.current(practiceID: practiceID, on: req.db)
+        let templates = try await req.noteTemplates.current(practiceID: practiceID)
         return try JSONResponse.make(templates.map { NoteTemplateResponse(practiceID: practiceID, $0) })
     }
 
@@ -26,9 +26,9 @@ struct NoteTemplatesController: RouteCollection {
         let query = QueryParameters(req)
         if let raw = query["version"] {
             guard let version = Int(raw), version >= 1 else { throw query.invalid("version", "must be a positive integer") }
-            stored = try await NoteTemplateStore.version(version, practiceID: practiceID, key: key, on: req.db)
+            stored = try await req.noteTemplates.version(version, practiceID: practiceID, key: key)
         } else {
-            stored = try await NoteTemplateStore.current(practiceID: practiceID, on: req.db).first { $0.template.key == key }
+            stored = try await req.noteTemplates.current(practiceID: practiceID).first { $0.template.key == key }
         }
         guard let stored else { throw APIError.notFound("Template version not found") }
         return try JSONResponse.make(NoteTemplateResponse(practiceID: practiceID, stored))
@@ -40,9 +40,9 @@ struct NoteTemplatesController: RouteCollection {
         let practiceID = try await PracticeVocabularyController.practice(of: req)
         let key = try Self.key(req)
         let request = try NoteTemplateRequest(try req.jsonObject(), defaultTitle: NoteTemplates.builtIn[key]!.title)
-        let stored = try await NoteTemplateStore.append(
+        let stored = try await req.noteTemplates.append(
             practiceID: practiceID, key: key, title: request.title, sections: request.sections, by: caller.id,
-            at: req.now, on: req.db)
+            at: req.now)
         return try JSONResponse.make(NoteTemplateResponse(practiceID: practiceID, stored))
     }
 

@@ -10,11 +10,11 @@ extension PetOwnersController {
         let id = try req.pathID("owner_id", .petOwner)
         let fields = try req.jsonObject()
         let practiceID = try fields.requiredUUID("practice_id", kind: .practice)
-        guard let owner = try await PetOwnerStore.owner(id, on: req.db) else { throw APIError.petOwnerNotFound }
-        guard try await PracticeStore.practice(practiceID, on: req.db) != nil else {
+        guard let owner = try await req.petOwners.owner(id) else { throw APIError.petOwnerNotFound }
+        guard try await req.practices.practice(practiceID) != nil else {
             throw APIError.practiceNotFound
         }
-        try await PetOwnerStore.linkPractice(owner: id, practice: practiceID, now: req.now, on: req.db)
-        return try JSONResponse.make(try await PetOwnerStore.response(for: owner, caller: caller, on: req.db))
+        try await req.petOwners.linkPractice(owner: id, practice: practiceID, now: req.now)
+        return try JSONResponse.make(try await req.petOwners.response(for: owner, caller: caller))
     }
 }

@@ -32,7 +32,7 @@ struct PetOwnersController: RouteCollection {
             if let practiceID, practiceID != caller.practiceID { throw APIError.practiceNotFound }
             clientsOf = caller.practiceID ?? UUID()
         } else if let practiceID {
-            guard try await PracticeStore.practice(practiceID, on: req.db) != nil else {
+            guard try await req.practices.practice(practiceID) != nil else {
                 throw APIError.practiceNotFound
             }
             clientsOf = practiceID
@@ -40,16 +40,16 @@ struct PetOwnersController: RouteCollection {
             clientsOf = nil
         }
 
-        let (owners, total) = try await PetOwnerStore.list(clientsOf: clientsOf, search: search, page: page, on: req.db)
+        let (owners, total) = try await req.petOwners.list(clientsOf: clientsOf, search: search, page: page)
         return try JSONResponse.page(
-            try await PetOwnerStore.responses(for: owners, caller: caller, on: req.db), total: total)
+            try await req.petOwners.responses(for: owners, caller: caller), total: total)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("owner_id", .petOwner)
-        let owner = try await VisibilityStore(db: req.db).petOwner(id, for: caller)
-        return try JSONResponse.make(try await PetOwnerStore.response(for: owner, caller: caller, on: req.db))
+        let owner = try await req.visibility.petOwner(id, for: caller)
+        return try JSONResponse.make(try await req.petOwners.response(for: owner, caller: caller))
     }
 
     @Sendable func create(req: Request) async throws -> Response {
@@ -58,7 +58,7 @@ struct PetOwnersController: RouteCollection {
         let fields = try req.jsonObject()
         let input = try PetOwnerRequest(fields, creating: true)
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
-        let practice = try await PracticeStore.resolveWithoutPet(requested: requestedPractice, caller: caller, on: req.db)
+        let practice = try await req.practices.resolveWithoutPet(requested: requestedPractice, caller: caller)
 
         let now = req.now
         let owner = input.makeOwner()
@@ -66,9 +66,9 @@ struct PetOwnersController: RouteCollection {
         owner.userID = nil
         owner.createdAt = now
         owner.updatedAt = now
-        try await PetOwnerStore.insert(owner, clientOf: practice.id!, now: now, on: req.db)
+        try await req.petOwners.insert(owner, clientOf: practice.id!, now: now)
         return try JSONResponse.make(
-            try await PetOwnerStore.response(for: owner, caller: caller, on: req.db), status: .created)
+            try await req.petOwners.response(for: owner, caller: caller), status: .created)
     }
 
     @Sendable func update(req: Request) async throws -> Response {
@@ -80,15 +80,15 @@ struct PetOwnersController: RouteCollection {
         guard fields.containsAny(of: PetOwnerRequest.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        let owner = try await VisibilityStore(db: req.db).petOwner(id, for: caller)
+        let owner = try await req.visibility.petOwner(id, for: caller)
         try fields.requireUnchanged("id", current: id.lowercased)
         try fields.requireUnchanged("user_id", current: owner.userID?.lowercased)
 
         input.apply(to: owner)
         if owner.hasChanges {
             owner.updatedAt = req.now
-            try await PetOwnerStore.save(owner, on: req.db)
+            try await req.petOwners.save(owner)
         }
-        return try JSONResponse.make(try await PetOwnerStore.response(for: owner, caller: caller, on: req.db))
+        return try JSONResponse.make(try await req.petOwners.response(for: owner, caller: caller))
     }
 }

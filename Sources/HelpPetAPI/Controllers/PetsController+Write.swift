@@ -13,19 +13,19 @@ extension PetsController {
         let ownerID = try fields.requiredUUID("owner_id", kind: .petOwner)
         let now = req.now
         let input = try PetRequest(fields, creating: true, todayUTC: Self.dayInUTC(now))
-        let owner = try await VisibilityStore(db: req.db).petOwner(ownerID, for: caller)
+        let owner = try await req.visibility.petOwner(ownerID, for: caller)
         if let chip = input.microchipNumber.valueIfPresent {
             try await Self.requireMicrochipFree(chip, excluding: nil, on: req.db)
         }
 
         // Today in the zone the pet's age is counted in, which is also the default registration day (§4.7).
-        let today = try await PetStore.ageToday(ownerID: ownerID, caller: caller, now: now, on: req.db)
+        let today = try await req.pets.ageToday(ownerID: ownerID, caller: caller, now: now)
         let pet = input.makePet(ownerID: ownerID, registrationDate: input.registrationDate ?? today.description)
         pet.id = UUID()
         pet.createdAt = now
         pet.updatedAt = now
         do {
-            try await PetStore.insert(pet, on: req.db)
+            try await req.pets.insert(pet)
         } catch where DatabaseFailure.isUniqueViolation(error) {
             // C6 decided a race the pre-check could not see.
             throw Self.microchipTaken
@@ -43,7 +43,7 @@ extension PetsController {
         guard fields.containsAny(of: PetRequest.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        let pet = try await VisibilityStore(db: req.db).pet(id, for: caller)
+        let pet = try await req.visibility.pet(id, for: caller)
         try fields.requireUnchanged("id", current: id.lowercased)
         try fields.requireUnchanged("owner_id", current: pet.ownerID.lowercased)
 
@@ -55,7 +55,7 @@ extension PetsController {
             }
             pet.updatedAt = now
             do {
-                try await PetStore.save(pet, on: req.db)
+                try await req.pets.save(pet)
             } catch where DatabaseFailure.isUniqueViolation(error) {
                 throw Self.microchipTaken
             }
@@ -65,7 +65,7 @@ extension PetsController {
 
     /// C6 compares case-insensitively across all practices; the unique index has the final word.
     static func requireMicrochipFree(_ chip: String, excluding petID: UUID?, on db: any Database) async throws {
-        if try await PetStore.microchipTaken(chip, excluding: petID, on: db) { throw microchipTaken }
+        if try await PetStore(db: db).microchipTaken(chip, excluding: petID) { throw microchipTaken }
     }
 
     static func dayInUTC(_ instant: Date) -> CalendarDay {

@@ -19,7 +19,7 @@ struct PetsController: RouteCollection {
         let caller = try req.caller
         let id = try req.pathID("pet_id", .pet)
         // One statement: the pet scoped to the caller, its owner and the zone of its age (PetStore).
-        guard let row = try await PetStore.pet(id, for: caller, on: req.db) else { throw APIError.petNotFound }
+        guard let row = try await req.pets.pet(id, for: caller) else { throw APIError.petNotFound }
         let zone = row.ageZone.map(TimeZone.stored) ?? .utc
         return try JSONResponse.make(PetResponse(
             row.pet, owner: PetOwnerBrief(row.owner, id: row.pet.ownerID),
@@ -32,11 +32,11 @@ struct PetsController: RouteCollection {
         let query = req.queryParameters
         let includeInactive = try query.bool("include_inactive", default: false)
         let page = try query.pagination()
-        let owner = try await VisibilityStore(db: req.db).petOwner(ownerID, for: caller)
+        let owner = try await req.visibility.petOwner(ownerID, for: caller)
 
-        let (pets, total) = try await PetStore.listForOwner(
-            ownerID, includeInactive: includeInactive, page: page, on: req.db)
-        let today = try await PetStore.ageToday(ownerID: ownerID, caller: caller, now: req.now, on: req.db)
+        let (pets, total) = try await req.pets.listForOwner(
+            ownerID, includeInactive: includeInactive, page: page)
+        let today = try await req.pets.ageToday(ownerID: ownerID, caller: caller, now: req.now)
         return try JSONResponse.page(pets.map { PetResponse($0, owner: owner, today: today) }, total: total)
     }
 
@@ -45,19 +45,19 @@ struct PetsController: RouteCollection {
         let caller = try req.caller
         try caller.requireStaff()
         let id = try req.pathID("pet_id", .pet)
-        let pet = try await VisibilityStore(db: req.db).pet(id, for: caller)
+        let pet = try await req.visibility.pet(id, for: caller)
         if pet.isActive {
             pet.isActive = false
             pet.updatedAt = req.now
-            try await PetStore.save(pet, on: req.db)
+            try await req.pets.save(pet)
         }
         return try JSONResponse.make(try await Self.response(for: pet, caller: caller, now: req.now, on: req.db))
     }
 
     static func response(for pet: Pet, caller: Caller, now: Date, on db: any Database) async throws -> PetResponse {
         // The foreign key guarantees the owner; a miss would mean the row vanished mid-request.
-        guard let owner = try await PetStore.owner(of: pet, on: db) else { throw APIError.petNotFound }
+        guard let owner = try await PetStore(db: db).owner(of: pet) else { throw APIError.petNotFound }
         return PetResponse(
-            pet, owner: owner, today: try await PetStore.ageToday(ownerID: pet.ownerID, caller: caller, now: now, on: db))
+            pet, owner: owner, today: try await PetStore(db: db).ageToday(ownerID: pet.ownerID, caller: caller, now: now))
     }
 }

@@ -41,8 +41,8 @@ struct PracticeCreationController: RouteCollection {
         practice.adminUserID = caller.id
         practice.createdAt = now
         practice.updatedAt = now
-        let role = try await UserStore.callerUser(caller, on: req.db).requestedRole
-        guard try await PracticeStore.createAndAdmitCreator(practice, creator: caller.id, role: role, now: now, on: req.db)
+        let role = try await req.users.callerUser(caller).requestedRole
+        guard try await req.practices.createAndAdmitCreator(practice, creator: caller.id, role: role, now: now)
         else { throw APIError.conflict("You already belong to a practice") }
         // After the commit: the new member's next request in this process sees the membership at once.
         req.readPathCaches.identities.invalidate(caller.id)

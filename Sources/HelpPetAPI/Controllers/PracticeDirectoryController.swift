@@ -41,7 +41,7 @@ struct PracticeDirectoryController: RouteCollection {
             throw APIError.tooManyRequests("Too many practice directory requests. Try again in \(wait) seconds.", retryAfter: wait)
         }
 
-        let (practices, total) = try await PracticeStore.directory(acceptingOnly: acceptingOnly, page: page, on: req.db)
+        let (practices, total) = try await req.practices.directory(acceptingOnly: acceptingOnly, page: page)
         return try JSONResponse.page(practices.map(PracticeDirectoryEntry.init), total: total)
     }
 }

@@ -32,7 +32,7 @@ struct PracticeInvitesController: RouteCollection {
 
         let now = req.now
         let code = PracticeInvitation.newCode()
-        let inviterName = try await UserStore.callerUser(caller, on: req.db).fullName
+        let inviterName = try await req.users.callerUser(caller).fullName
         let practiceName = practice.name
         let mailFrom = req.application.core.config.mail.from
         let metrics = req.application.core.metrics
@@ -55,14 +55,14 @@ struct PracticeInvitesController: RouteCollection {
     @Sendable func list(req: Request) async throws -> Response {
         let (_, practice) = try await Self.practice(of: req)
         let now = req.now
-        let rows = try await PracticeInviteStore(db: req.db).list(practiceID: practice.id!)
+        let rows = try await req.practiceInvites.list(practiceID: practice.id!)
         return try JSONResponse.make(rows.map { PracticeInviteResponse($0, now: now) })
     }
 
     @Sendable func revoke(req: Request) async throws -> Response {
         let (_, practice) = try await Self.practice(of: req)
         let id = try req.pathID("invite_id", .invite)
-        let store = PracticeInviteStore(db: req.db)
+        let store = req.practiceInvites
         guard let row = try await store.find(id), row.practiceID == practice.id else { throw APIError.inviteNotFound }
         let revoked = try await store.revoke(id, now: req.now)
         if !revoked {
@@ -81,6 +81,6 @@ struct PracticeInvitesController: RouteCollection {
             throw APIError.forbidden("Administrator or veterinarian access required")
         }
         let id = try req.pathID("practice_id", .practice)
-        return (caller, try await VisibilityStore(db: req.db).practice(id, for: caller))
+        return (caller, try await req.visibility.practice(id, for: caller))
     }
 }

@@ -17,7 +17,7 @@ struct PracticeMembershipController: RouteCollection {
         let requested = try fields.optionalUUID("practice_id", kind: .practice)
         if case .absent = requested { throw APIError.badRequest("practice_id is required") }
         let practiceID = requested.valueIfPresent
-        let user = try await UserStore.callerUser(caller, on: req.db)
+        let user = try await req.users.callerUser(caller)
 
         switch caller.role {
         case .pending:
@@ -26,8 +26,8 @@ struct PracticeMembershipController: RouteCollection {
                 user.requestedPracticeID = practiceID
                 user.updatedAt = req.now
                 // Conditional: an ADMIN who admitted the user meanwhile is not undone by a stale request.
-                try await UserStore.setRequestedPractice(
-                    practiceID, ofPendingUser: caller.id, now: user.updatedAt, on: req.db)
+                try await req.users.setRequestedPractice(
+                    practiceID, ofPendingUser: caller.id, now: user.updatedAt)
             }
         case .vet, .vetStaff:
             // The app asks to join the practice it has just created (self-service): already done, so 200.
@@ -45,7 +45,7 @@ struct PracticeMembershipController: RouteCollection {
 
     /// A practice a user may ask to join: an existing, active one (the directory lists no other).
     static func joinablePractice(_ id: UUID, on db: any Database) async throws -> Practice {
-        guard let practice = try await PracticeStore.joinable(id, on: db) else { throw APIError.practiceNotFound }
+        guard let practice = try await PracticeStore(db: db).joinable(id) else { throw APIError.practiceNotFound }
         return practice
     }
 }

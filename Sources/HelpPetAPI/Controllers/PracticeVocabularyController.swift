@@ -14,16 +14,16 @@ struct PracticeVocabularyController: RouteCollection {
 
     @Sendable func show(req: Request) async throws -> Response {
         let practiceID = try await Self.practice(of: req)
-        let row = try await PracticeVocabularyStore.find(practiceID: practiceID, on: req.db)
+        let row = try await req.practiceVocabulary.find(practiceID: practiceID)
         return try JSONResponse.make(Self.response(practiceID, row))
     }
 
     @Sendable func replace(req: Request) async throws -> Response {
         let practiceID = try await Self.practice(of: req)
         let input = try PracticeVocabularyRequest(try req.jsonObject())
-        try await PracticeVocabularyStore.replace(
-            practiceID: practiceID, terms: input.terms, by: try req.caller.id, at: req.now, on: req.db)
-        let row = try await PracticeVocabularyStore.find(practiceID: practiceID, on: req.db)
+        try await req.practiceVocabulary.replace(
+            practiceID: practiceID, terms: input.terms, by: try req.caller.id, at: req.now)
+        let row = try await req.practiceVocabulary.find(practiceID: practiceID)
         return try JSONResponse.make(Self.response(practiceID, row))
     }
 
@@ -32,7 +32,7 @@ struct PracticeVocabularyController: RouteCollection {
         let caller = try req.caller
         try caller.requireStaff()
         let id = try req.pathID("practice_id", .practice)
-        return try await VisibilityStore(db: req.db).practice(id, for: caller).id!
+        return try await req.visibility.practice(id, for: caller).id!
     }
 
     static func response(_ practiceID: UUID, _ row: PracticeVocabularyStore.Row?) -> PracticeVocabularyResponse {

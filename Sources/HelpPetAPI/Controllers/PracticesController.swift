@@ -18,14 +18,14 @@ struct PracticesController: RouteCollection {
         let isActive = try query.optionalBool("is_active")
         let page = try query.pagination()
 
-        let (items, total) = try await PracticeStore.list(for: caller, isActive: isActive, page: page, on: req.db)
+        let (items, total) = try await req.practices.list(for: caller, isActive: isActive, page: page)
         return try JSONResponse.page(items.map(PracticeResponse.init), total: total)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("practice_id", .practice)
-        let practice = try await VisibilityStore(db: req.db).practice(id, for: caller)
+        let practice = try await req.visibility.practice(id, for: caller)
         return try JSONResponse.make(PracticeResponse(practice))
     }
 
@@ -43,7 +43,7 @@ struct PracticesController: RouteCollection {
         practice.isActive = input.isActive ?? true
         practice.createdAt = now
         practice.updatedAt = now
-        try await PracticeStore.insert(practice, on: req.db)
+        try await req.practices.insert(practice)
         return try JSONResponse.make(PracticeResponse(practice), status: .created)
     }
 
@@ -57,14 +57,14 @@ struct PracticesController: RouteCollection {
         guard fields.containsAny(of: PracticeRequest.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        guard let practice = try await PracticeStore.forUpdate(id, on: req.db) else {
+        guard let practice = try await req.practices.forUpdate(id) else {
             throw APIError.practiceNotFound
         }
         input.apply(to: practice)
         if let isActive = input.isActive { practice.setIfChanged(\.isActive, isActive) }
         if practice.hasChanges {
             practice.updatedAt = req.now
-            try await PracticeStore.save(practice, on: req.db)
+            try await req.practices.save(practice)
             // After the commit: this process's day windows use the new zone at once, other nodes within a second.
             req.readPathCaches.practiceZones.invalidate(id)
         }

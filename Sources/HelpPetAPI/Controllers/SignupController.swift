@@ -49,7 +49,7 @@ struct SignupController: RouteCollection {
         user.requestedRoleValue = role.rawValue
         user.requestedPracticeID = practiceID
         do {
-            try await UserStore.insert(user, on: req.db)
+            try await req.users.insert(user)
         } catch where DatabaseFailure.isUniqueViolation(error) {
             // A concurrent signup took the name or the address between the check and the insert.
             try await UsersController.checkUniqueness(username: username, email: email, excluding: nil, on: req.db)

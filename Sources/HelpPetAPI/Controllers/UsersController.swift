@@ -82,7 +82,7 @@ struct UsersController: RouteCollection {
                 try await user.create(on: db)
                 if let petOwnerID {
                     // Conditional link: a concurrent request that linked the owner first wins (C4).
-                    let linked = try await UserStore.linkPetOwner(petOwnerID, toUser: user.id!, now: now, on: db)
+                    let linked = try await UserStore(db: db).linkPetOwner(petOwnerID, toUser: user.id!, now: now)
                     if !linked { throw APIError.ownerLinkedToUser }
                 }
             }
@@ -123,7 +123,7 @@ struct UsersController: RouteCollection {
             throw APIError.practiceNotFound
         }
         if let newEmail = email.valueIfPresent, newEmail.lowercased() != user.email.lowercased() {
-            if try await UserStore.emailTaken(newEmail, excluding: id, on: req.db) {
+            if try await req.users.emailTaken(newEmail, excluding: id) {
                 throw APIError.emailTaken
             }
         }
@@ -151,7 +151,7 @@ struct UsersController: RouteCollection {
                 try await req.db.writeTransaction { db in
                     try await user.update(on: db)
                     // In the same transaction as the change itself, so no token minted before its commit survives.
-                    if voidsTokens { try await UserStore.incrementTokenVersion(id, on: db) }
+                    if voidsTokens { try await UserStore(db: db).incrementTokenVersion(id) }
                 }
             } catch where DatabaseFailure.isUniqueViolation(error) {
                 throw APIError.emailTaken
@@ -190,8 +190,8 @@ struct UsersController: RouteCollection {
     }
 
     static func checkUniqueness(username: String, email: String, excluding: UUID?, on db: any Database) async throws {
-        if try await UserStore.usernameTaken(username, on: db) { throw APIError.usernameTaken }
-        if try await UserStore.emailTaken(email, excluding: nil, on: db) { throw APIError.emailTaken }
+        if try await UserStore(db: db).usernameTaken(username) { throw APIError.usernameTaken }
+        if try await UserStore(db: db).emailTaken(email, excluding: nil) { throw APIError.emailTaken }
     }
 
     /// The linked pet-owner ids of PET_OWNER users, in one query.

@@ -154,7 +154,7 @@ struct VetAvailabilityController: RouteCollection {
     /// concurrent writes for one vet are checked one after the other (SQLite has a single writer already).
     static func refuseOverlap(_ window: VetAvailability, on db: any Database) async throws {
         guard window.isActive else { return }
-        try await UserStore.lock(window.vetUserID, on: db)
+        try await UserStore(db: db).lock(window.vetUserID)
         let clash = try await VetAvailability.query(on: db)
             .filter(\.$vetUserID == window.vetUserID)
             .filter(\.$id != window.id!)

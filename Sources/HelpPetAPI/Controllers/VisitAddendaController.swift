@@ -20,13 +20,13 @@ struct VisitAddendaController: RouteCollection {
         let fields = try req.jsonObject()
         guard let text = try fields.optionalString("text", trim: true, min: 1, max: 5_000, nullable: false).valueIfPresent
         else { throw APIError.badRequest("text is required") }
-        let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
+        let visit = try await req.visibility.visit(id, for: caller)
         guard NoteApproval.isApproved(visit.metadata) else {
             throw APIError.conflict("Only an approved note takes addenda. Approve the draft first (PUT with summary).")
         }
-        let addendumID = try await VisitAddendumStore.insert(
-            visit: id, author: caller.id, text: text, now: req.now, on: req.db)
-        guard let row = try await VisitAddendumStore.list(visit: id, on: req.db).first(where: { $0.id == addendumID })
+        let addendumID = try await req.visitAddenda.insert(
+            visit: id, author: caller.id, text: text, now: req.now)
+        guard let row = try await req.visitAddenda.list(visit: id).first(where: { $0.id == addendumID })
         else { throw APIError.visitNotFound }
         return try JSONResponse.make(VisitAddendumResponse(row), status: .created)
     }
@@ -34,8 +34,8 @@ struct VisitAddendaController: RouteCollection {
     @Sendable func list(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("visit_id", .visit)
-        let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
+        let visit = try await req.visibility.visit(id, for: caller)
         if caller.isOwner && !NoteApproval.isApproved(visit.metadata) { return try JSONResponse.make([VisitAddendumResponse]()) }
-        return try JSONResponse.make(try await VisitAddendumStore.list(visit: id, on: req.db).map(VisitAddendumResponse.init))
+        return try JSONResponse.make(try await req.visitAddenda.list(visit: id).map(VisitAddendumResponse.init))
     }
 }

@@ -18,7 +18,7 @@ struct VisitRecordingAdminController: RouteCollection {
         let caller = try req.caller
         try caller.requireStaff()
         let id = try req.pathID("visit_id", .visit)
-        let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
+        let visit = try await req.visibility.visit(id, for: caller)
         let noAudio = APIError.conflict("This visit has no audio to transcribe")
         guard visit.source == VisitSource.recording.rawValue, let key = visit.storageKey else { throw noAudio }
         let now = req.now
@@ -33,15 +33,15 @@ struct VisitRecordingAdminController: RouteCollection {
         } else {
             guard try await req.recordingStorage.head(key) != nil else { throw noAudio }
             try await req.db.writeTransaction { db in
-                guard let current = try await VisitStore.lockedRow(id, on: db), current.state != .new,
+                guard let current = try await VisitStore(db: db).lockedRow(id), current.state != .new,
                     current.storageKey == key,
                     try await !TranscriptionJobStore.isLive(visitID: id, storageKey: key, on: db)
                 else { throw APIError.transcriptionInProgress }
                 let jobID = try await TranscriptionJobStore.requeue(visitID: id, storageKey: key, now: now, on: db)
                 var patch = MetadataPatch()
                 patch.set["transcription_job_id"] = .string(jobID.lowercased)
-                try await VisitStore.markProcessing(
-                    id, metadata: try patch.sqlValue(current: current.metadata, on: db), now: now, on: db)
+                try await VisitStore(db: db).markProcessing(
+                    id, metadata: try patch.sqlValue(current: current.metadata, on: db), now: now)
             }
         }
         guard let current = try await Visit.find(id, on: req.db) else { throw APIError.visitNotFound }
@@ -66,10 +66,10 @@ struct VisitRecordingAdminController: RouteCollection {
         let id = try req.pathID("visit_id", .visit)
         guard let visit = try await Visit.find(id, on: req.db) else { throw APIError.visitNotFound }
         // Every key ever issued for it, not only the ones that became recordings.
-        var keys = try await UploadIntentStore.allKeys(visitID: id, on: req.db)
+        var keys = try await req.uploadIntents.allKeys(visitID: id)
         // The delete leaves its upload intents dead (visit_id NULL): the embedded store refuses their URLs from
         // now on, and the reconciler removes whatever still lands under them on S3 (docs/recording-safety.md).
-        try await VisitStore.delete(visit, on: req.db)
+        try await req.visits.delete(visit)
 
         keys += [visit.storageKey].compactMap { $0 }
         if case .array(let previous)? = visit.metadata["previous_recordings"] {

@@ -28,8 +28,8 @@ extension VisitTranscriptsController {
                 "appointment_id cannot be set on a manual transcript; use the audio upload flow")
         }
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
-        let pet = try await VisibilityStore(db: req.db).pet(petID, for: caller)
-        let practice = try await PracticeStore.resolveForPet(pet, requested: requestedPractice, caller: caller, on: req.db)
+        let pet = try await req.visibility.pet(petID, for: caller)
+        let practice = try await req.practices.resolveForPet(pet, requested: requestedPractice, caller: caller)
 
         let visit = Visit()
         visit.id = UUID()
@@ -48,7 +48,7 @@ extension VisitTranscriptsController {
         visit.createdBy = caller.id
         visit.createdAt = now
         visit.updatedAt = now
-        try await VisitStore.insert(visit, on: req.db)
+        try await req.visits.insert(visit)
         return try JSONResponse.make(Self.response(visit, caller: caller, req: req), status: .created)
     }
 }

@@ -10,7 +10,7 @@ extension VisitTranscriptsController {
         try caller.requireStaff()
         let id = try req.pathID("visit_id", .visit)
         let correction = try NoteCorrection(try req.jsonObject().object)
-        _ = try await VisibilityStore(db: req.db).visit(id, for: caller)
+        _ = try await req.visibility.visit(id, for: caller)
         let visit = try await req.transcriptEdits.correctNote(id, with: correction, by: caller, now: req.now)
         return try JSONResponse.make(Self.response(visit, caller: caller, req: req))
     }

@@ -14,7 +14,7 @@ extension VisitTranscriptsController {
         guard fields.containsAny(of: VisitTranscriptUpdateRequest.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        let stored = try await VisibilityStore(db: req.db).visit(id, for: caller)
+        let stored = try await req.visibility.visit(id, for: caller)
         try Self.requireImmutablesUnchanged(fields, of: stored, req: req)
         // failed → processing needs the recording in storage; the HEAD happens before the transaction, whose
         // state check then re-reads the row.

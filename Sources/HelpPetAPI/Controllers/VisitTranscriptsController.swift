@@ -23,9 +23,8 @@ struct VisitTranscriptsController: RouteCollection {
         let includePending = try query.bool("include_pending", default: false)
         let page = try query.pagination()
         // One statement: the pet's visibility, the total and the page (TranscriptStore).
-        guard let result = try await TranscriptStore.listForPet(
-            petID, for: caller, state: state, includePending: includePending, limit: page.limit, offset: page.offset,
-            on: req.db)
+        guard let result = try await req.transcripts.listForPet(
+            petID, for: caller, state: state, includePending: includePending, limit: page.limit, offset: page.offset)
         else { throw APIError.petNotFound }
         return try JSONResponse.page(result.visits.map {
             VisitTranscriptListItemResponse($0, objectURL: Self.objectURL(of: $0, req: req), hideDraftSummary: caller.isOwner)
@@ -39,20 +38,20 @@ struct VisitTranscriptsController: RouteCollection {
         let petID = try query.uuid("pet_id", kind: .pet)
         let includePending = try query.bool("include_pending", default: false)
         let page = try query.pagination()
-        _ = try await VisibilityStore(db: req.db).appointment(appointmentID, for: caller)
-        if let petID, try await !AppointmentStore.hasPet(petID, appointment: appointmentID, on: req.db) {
+        _ = try await req.visibility.appointment(appointmentID, for: caller)
+        if let petID, try await !req.appointments.hasPet(petID, appointment: appointmentID) {
             throw APIError.badRequest(
                 "Pet \(petID.lowercased) is not associated with appointment \(appointmentID.lowercased)")
         }
-        let result = try await TranscriptStore.listForAppointment(
-            appointmentID, petID: petID, includePending: includePending, page: page, on: req.db)
+        let result = try await req.transcripts.listForAppointment(
+            appointmentID, petID: petID, includePending: includePending, page: page)
         return try JSONResponse.page(result.visits.map { Self.response($0, caller: caller, req: req) }, total: result.total)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
         let caller = try req.caller
         let id = try req.pathID("visit_id", .visit)
-        let visit = try await VisibilityStore(db: req.db).visit(id, for: caller)
+        let visit = try await req.visibility.visit(id, for: caller)
         return try JSONResponse.make(Self.response(visit, caller: caller, req: req))
     }
 

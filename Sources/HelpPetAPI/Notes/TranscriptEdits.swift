@@ -18,7 +18,7 @@ struct TranscriptEdits: Sendable {
         _ id: UUID, with change: VisitTranscriptUpdateRequest, by caller: Caller, objectPresent: Bool, now: Date
     ) async throws -> Visit {
         try await db.writeTransaction { db -> Visit in
-            guard let current = try await VisitStore.lockedRow(id, on: db) else { throw APIError.visitNotFound }
+            guard let current = try await VisitStore(db: db).lockedRow(id) else { throw APIError.visitNotFound }
             try TranscriptEditRules.checkState(change, of: current, objectPresent: objectPresent)
             if let fullText = change.fullText { try NoteApproval.requireTranscriptUnlocked(current, newFullText: fullText) }
             var patch = MetadataPatch(change.metadata ?? [:])
@@ -52,10 +52,10 @@ struct TranscriptEdits: Sendable {
                 && patch.applied(to: current.metadata) == current.metadata
             if unchanged { return current }
 
-            try await VisitStore.updateTranscript(
+            try await VisitStore(db: db).updateTranscript(
                 id, metadata: try patch.sqlValue(current: current.metadata, on: db), fullText: fullText,
-                summary: summary, state: state, now: now, on: db)
-            guard let updated = try await VisitStore.currentRow(id, on: db) else { throw APIError.visitNotFound }
+                summary: summary, state: state, now: now)
+            guard let updated = try await VisitStore(db: db).currentRow(id) else { throw APIError.visitNotFound }
             // The owner's discharge email commits with the approval, word for word what their page shows.
             if approvesNow {
                 try await OutgoingEmails(db: db, mailFrom: mailFrom, metrics: metrics)
@@ -70,7 +70,7 @@ struct TranscriptEdits: Sendable {
     /// the note is approved (addenda from then on) and while the recording is being transcribed.
     func correctNote(_ id: UUID, with correction: NoteCorrection, by caller: Caller, now: Date) async throws -> Visit {
         try await db.writeTransaction { db -> Visit in
-            guard let current = try await VisitStore.lockedRow(id, on: db) else { throw APIError.visitNotFound }
+            guard let current = try await VisitStore(db: db).lockedRow(id) else { throw APIError.visitNotFound }
             try NoteApproval.requireCorrectable(current)
             guard case .object(let note)? = current.metadata["clinical_note"] else {
                 throw APIError.conflict("This visit has no drafted note to correct")
@@ -82,10 +82,10 @@ struct TranscriptEdits: Sendable {
             patch.set["note_corrections"] = NoteCorrection.history(current.metadata, adding: changes, by: caller.id, at: now)
             let summary = StoredClinicalNote(["clinical_note": .object(corrected)]).flatMap(NoteSummaryText.render)
             patch.set["summary_status"] = .string("draft")
-            try await VisitStore.updateTranscript(
+            try await VisitStore(db: db).updateTranscript(
                 id, metadata: try patch.sqlValue(current: current.metadata, on: db), fullText: current.fullText,
-                summary: summary, state: current.state, now: now, on: db)
-            guard let updated = try await VisitStore.currentRow(id, on: db) else { throw APIError.visitNotFound }
+                summary: summary, state: current.state, now: now)
+            guard let updated = try await VisitStore(db: db).currentRow(id) else { throw APIError.visitNotFound }
             return updated
         }
     }

@@ -58,7 +58,7 @@ package struct AppointmentReminders: Sendable {
         let mailFrom = self.mailFrom
         let metrics = self.metrics
         return try await db.writeTransaction { db in
-            try await AppointmentStore.lock(id, .forUpdate, on: db)
+            try await AppointmentStore(db: db).lock(id, .forUpdate)
             guard let appointment = try await Appointment.find(id, on: db),
                 appointment.status == .scheduled || appointment.status == .confirmed,
                 appointment.appointmentDate == start, start > now

@@ -14,7 +14,7 @@ extension OutgoingEmails {
             let pet = try await Pet.find(visit.petID, on: db),
             let owner = try await PetOwner.find(pet.ownerID, on: db), AppointmentEmails.wantsEmail(owner)
         else { return false }
-        let addenda = try await VisitAddendumStore.list(visit: visit.id!, on: db).map(\.text)
+        let addenda = try await VisitAddendumStore(db: db).list(visit: visit.id!).map(\.text)
         let instructions = DischargeInstructions(approved: visit, petName: pet.name, practice: practice, addenda: addenda)
         let message = DischargeMail.message(
             instructions, to: MailAddress(owner.email, displayName: owner.fullName), sender: sender, now: now)

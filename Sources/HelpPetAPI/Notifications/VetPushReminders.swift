@@ -34,7 +34,7 @@ package struct VetPushReminders: Sendable {
         do {
             let metrics = self.metrics
             return try await db.writeTransaction { db -> Bool in
-                try await AppointmentStore.lock(id, .forUpdate, on: db)
+                try await AppointmentStore(db: db).lock(id, .forUpdate)
                 guard let appointment = try await Appointment.find(id, on: db),
                     appointment.status == .scheduled || appointment.status == .confirmed,
                     appointment.appointmentDate == start, start > now,
@@ -42,13 +42,13 @@ package struct VetPushReminders: Sendable {
                     let owner = try await PetOwner.find(appointment.petOwnerID, on: db),
                     let practice = try await Practice.find(appointment.practiceID, on: db)
                 else { return false }
-                let petNames = try await AppointmentStore.petNames(of: id, on: db)
-                try await NotificationOutboxStore.appointmentReminder(
+                let petNames = try await AppointmentStore(db: db).petNames(of: id)
+                try await NotificationOutboxStore(db: db).appointmentReminder(
                     appointmentID: id, start: start, for: vetID,
                     payload: PushMessages.reminderPayload(
                         appointmentID: id, start: start, ownerName: owner.fullName, petNames: petNames,
                         zone: practice.timeZone),
-                    now: now, on: db, metrics: metrics)
+                    now: now, metrics: metrics)
                 return true
             }
         } catch where DatabaseFailure.isUniqueViolation(error) {

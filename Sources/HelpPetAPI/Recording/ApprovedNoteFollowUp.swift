@@ -60,7 +60,7 @@ enum ApprovedNoteFollowUp {
         record.createdAt = now
         record.updatedAt = now
         if let current {
-            guard try await MedicalRecordStore.supersede(current.id!, now: now, on: db) else {
+            guard try await MedicalRecordStore(db: db).supersede(current.id!, now: now) else {
                 throw APIError.conflict("The visit's medical record changed meanwhile; try again")
             }
         }

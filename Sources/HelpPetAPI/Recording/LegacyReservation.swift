@@ -22,7 +22,7 @@ struct LegacyReservation: Sendable {
     ) async throws -> LegacyReservation {
         let storage = slots.storage
         for _ in 0..<8 {
-            let visit = try await VisitStore.visit(in: .appointment(appointment.id!, petID: pet.id!), on: slots.db)
+            let visit = try await VisitStore(db: slots.db).visit(in: .appointment(appointment.id!, petID: pet.id!))
             guard let visit else {
                 if let created = try await insert(pet: pet, appointment: appointment, upload: upload, caller: caller,
                                                   now: now, slots: slots) {
@@ -74,10 +74,9 @@ struct LegacyReservation: Sendable {
             if db.engine == .postgres {
                 _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: appointment.id!) FOR SHARE").all()
             }
-            guard try await VisitStore.insertLegacyReservation(
+            guard try await VisitStore(db: db).insertLegacyReservation(
                 id: visitID, petID: pet.id!, practiceID: appointment.practiceID, appointmentID: appointment.id!,
-                visitDate: appointment.appointmentDate, key: key, metadata: metadata, createdBy: caller.id, now: now,
-                on: db)
+                visitDate: appointment.appointmentDate, key: key, metadata: metadata, createdBy: caller.id, now: now)
             else { return false }
             try await recordIntent(visitID: visitID, key: key, attempt: 1, upload: upload, now: now, on: db)
             return true
@@ -103,7 +102,7 @@ struct LegacyReservation: Sendable {
         }
         let bucket = slots.storage.bucket
         let taken = try await slots.db.writeTransaction { db -> Bool in
-            guard let current = try await VisitStore.lockedRow(visit.id!, on: db), current.state == .new,
+            guard let current = try await VisitStore(db: db).lockedRow(visit.id!), current.state == .new,
                 current.reservedAt == visit.reservedAt, current.uploadURLIssuedAt == visit.uploadURLIssuedAt,
                 current.storageKey == visit.storageKey
             else { return false }
@@ -114,9 +113,9 @@ struct LegacyReservation: Sendable {
             patch.set = metadata(
                 key: key, attempt: attempt, upload: upload, appointment: appointment, caller: caller, bucket: bucket,
                 now: now)
-            try await VisitStore.reserveForLegacyUpload(
+            try await VisitStore(db: db).reserveForLegacyUpload(
                 visit.id!, key: key, attempt: attempt, metadata: try patch.sqlValue(current: current.metadata, on: db),
-                now: now, on: db)
+                now: now)
             try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, upload: upload, now: now, on: db)
             return true
         }
@@ -129,19 +128,18 @@ struct LegacyReservation: Sendable {
         visitID: UUID, key: String, attempt: Int, upload: LegacyAudioUploadController.Upload, now: Date,
         on db: any Database
     ) async throws {
-        try await UploadIntentStore.record(
+        try await UploadIntentStore(db: db).record(
             visitID: visitID, key: key, attempt: attempt, contentType: upload.contentType.value,
-            filename: upload.filename, method: "multipart", issuedAt: now, lifetime: UploadIntentStore.legacyLifetime,
-            on: db)
+            filename: upload.filename, method: "multipart", issuedAt: now, lifetime: UploadIntentStore.legacyLifetime)
     }
 
     /// Storing failed: an inserted row goes away; a taken-over visit stays `new` with its reservation released,
     /// so an immediate retry can take it over again.
     func release(on db: any Database) async throws {
         if inserted {
-            try await VisitStore.deleteLegacyReservation(visitID, reservedAt: reservedAt, on: db)
+            try await VisitStore(db: db).deleteLegacyReservation(visitID, reservedAt: reservedAt)
         } else {
-            try await VisitStore.releaseLegacyReservation(visitID, reservedAt: reservedAt, on: db)
+            try await VisitStore(db: db).releaseLegacyReservation(visitID, reservedAt: reservedAt)
         }
     }
 }

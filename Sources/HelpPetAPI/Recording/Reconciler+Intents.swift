@@ -27,7 +27,7 @@ extension Reconciler {
             guard let visitID = intent.visitID else { continue }
             budget -= 1
             guard let object = try await storage.head(intent.storageKey) else {
-                try await UploadIntentStore.close(intent.id, now: now, on: db)
+                try await UploadIntentStore(db: db).close(intent.id, now: now)
                 continue
             }
             try await RecordingCompletion.settle(

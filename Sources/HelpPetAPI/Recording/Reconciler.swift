@@ -66,7 +66,7 @@ struct Reconciler: Sendable {
     /// otherwise deleted when it is pending and nothing can arrive any more, else checked again later.
     func reconcile(_ visit: Visit, budget: inout Int, now: Date, on db: any Database, logger: Logger) async throws {
         guard let key = visit.storageKey else { return }
-        let intents = try await UploadIntentStore.unsettled(visitID: visit.id!, on: db)
+        let intents = try await UploadIntentStore(db: db).unsettled(visitID: visit.id!)
         // Not enough HEAD requests left in this run for all its keys: the visit waits for the next run.
         guard intents.count <= budget else { budget = 0; return }
         budget -= intents.count
@@ -83,30 +83,30 @@ struct Reconciler: Sendable {
         let expired = visit.uploadMethod == "multipart" || age > Self.pendingLifetime
         // An older URL of the slot (a legacy upload moves to the next attempt while one is live) may still bring
         // the recording: the visit stays until every URL it handed out has expired.
-        let urlUsable = try await UploadIntentStore.hasUsableURL(visitID: visit.id!, now: now, on: db)
+        let urlUsable = try await UploadIntentStore(db: db).hasUsableURL(visitID: visit.id!, now: now)
         if visit.isPending && expired && !urlUsable {
             // Nothing was recorded and the upload URL (or the legacy request) is long gone.
-            try await VisitStore.deleteAbandonedSlot(
-                visit.id!, key: key, uploadURLIssuedAt: visit.uploadURLIssuedAt, reservedAt: visit.reservedAt, on: db)
+            try await VisitStore(db: db).deleteAbandonedSlot(
+                visit.id!, key: key, uploadURLIssuedAt: visit.uploadURLIssuedAt, reservedAt: visit.reservedAt)
             return
         }
         // Not there yet: check again later, backing off with the age of the last URL or reservation.
         let delay = max(graceSeconds, min(age / 2, 3600))
-        try await VisitStore.reconcileLater(visit.id!, key: key, at: now.addingTimeInterval(delay), on: db)
+        try await VisitStore(db: db).reconcileLater(visit.id!, key: key, at: now.addingTimeInterval(delay))
     }
 
     /// Every `processing` visit whose current key has no queued or running job gets its job re-queued.
     func requeueOrphanedJobs(now: Date, on db: any Database) async throws {
         for (id, key) in try await TranscriptionJobStore.processingVisitsWithoutLiveJob(on: db) {
             try await db.writeTransaction { db in
-                guard let visit = try await VisitStore.lockedRow(id, on: db), visit.state == .processing,
+                guard let visit = try await VisitStore(db: db).lockedRow(id), visit.state == .processing,
                     visit.storageKey == key, try await !TranscriptionJobStore.isLive(visitID: id, storageKey: key, on: db)
                 else { return }
                 let jobID = try await TranscriptionJobStore.requeue(visitID: id, storageKey: key, now: now, on: db)
                 var patch = MetadataPatch()
                 patch.set["transcription_job_id"] = .string(jobID.lowercased)
-                try await VisitStore.setMetadata(
-                    id, try patch.sqlValue(current: visit.metadata, on: db), touching: nil, on: db)
+                try await VisitStore(db: db).setMetadata(
+                    id, try patch.sqlValue(current: visit.metadata, on: db), touching: nil)
             }
         }
     }

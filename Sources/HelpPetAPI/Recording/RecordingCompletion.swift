@@ -37,8 +37,8 @@ enum RecordingCompletion {
     ) async throws -> Bool {
         guard !landed.isEmpty else { return false }
         let transitioned = try await db.writeTransaction { db -> Bool in
-            guard let visit = try await VisitStore.lockedRow(visitID, on: db) else { return false }
-            let waiting = Set(try await UploadIntentStore.unsettled(visitID: visitID, on: db).map(\.id))
+            guard let visit = try await VisitStore(db: db).lockedRow(visitID) else { return false }
+            let waiting = Set(try await UploadIntentStore(db: db).unsettled(visitID: visitID).map(\.id))
             let fresh = landed.filter { waiting.contains($0.intent.id) }
             guard !fresh.isEmpty else { return false }
 
@@ -60,17 +60,17 @@ enum RecordingCompletion {
                 previous += kept.map { .object(previousEntry($0, actor: actor, now: now)) }
                 patch.set["previous_recordings"] = .array(previous)
             }
-            try await UploadIntentStore.markLanded(fresh.map(\.intent.id), now: now, on: db)
+            try await UploadIntentStore(db: db).markLanded(fresh.map(\.intent.id), now: now)
 
             if let chosen {
-                try await VisitStore.markUploaded(
+                try await VisitStore(db: db).markUploaded(
                     visitID, key: chosen.intent.storageKey, uploadMethod: chosen.intent.uploadMethod,
-                    metadata: try patch.sqlValue(current: visit.metadata, on: db), now: now, on: db)
+                    metadata: try patch.sqlValue(current: visit.metadata, on: db), now: now)
                 return true
             }
             if !kept.isEmpty {
-                try await VisitStore.setMetadata(
-                    visitID, try patch.sqlValue(current: visit.metadata, on: db), touching: now, on: db)
+                try await VisitStore(db: db).setMetadata(
+                    visitID, try patch.sqlValue(current: visit.metadata, on: db), touching: now)
             }
             return false
         }

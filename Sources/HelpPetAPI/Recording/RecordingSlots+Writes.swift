@@ -42,12 +42,12 @@ extension RecordingSlots {
             inserted = try await db.writeTransaction { db -> Bool in
                 if let appointmentID {
                     // Serializes with a concurrent replacement of the appointment's pets (§4.5).
-                    try await AppointmentStore.lock(appointmentID, .forShare, on: db)
+                    try await AppointmentStore(db: db).lock(appointmentID, .forShare)
                 }
-                let inserted = try await VisitStore.insertRecordingSlot(
+                let inserted = try await VisitStore(db: db).insertRecordingSlot(
                     id: visitID, petID: context.pet.id!, practiceID: context.practice.id!, appointmentID: appointmentID,
                     visitDate: visitDate, recordingDay: day, key: key, metadata: metadata, createdBy: context.caller.id,
-                    now: now, on: db)
+                    now: now)
                 guard inserted else { return false }
                 try await recordIntent(visitID: visitID, key: key, attempt: 1, context, on: db)
                 return true
@@ -77,7 +77,7 @@ extension RecordingSlots {
         // row around second boundaries (503). A new legacy reservation, a completion or another key
         // does matter: then the slot table is applied again.
         let updated = try await db.writeTransaction { db -> Bool in
-            guard let current = try await VisitStore.lockedRow(visit.id!, on: db), current.state == .new,
+            guard let current = try await VisitStore(db: db).lockedRow(visit.id!), current.state == .new,
                 current.reservedAt == visit.reservedAt, current.storageKey == visit.storageKey
             else { return false }
             var patch = MetadataPatch()
@@ -85,9 +85,9 @@ extension RecordingSlots {
             if current.metadata["upload_initiated_at"] == nil {
                 patch.set["upload_initiated_at"] = .string(WireTime.format(now))
             }
-            try await VisitStore.issueUpload(
+            try await VisitStore(db: db).issueUpload(
                 visit.id!, key: key, metadata: try patch.sqlValue(current: current.metadata, on: db),
-                replacingAttempt: nil, now: now, on: db)
+                replacingAttempt: nil, now: now)
             // A key with another extension is a new intent; the earlier key's URL stays valid and is still
             // looked under (docs/recording-safety.md).
             try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, context, on: db)
@@ -99,10 +99,10 @@ extension RecordingSlots {
 
     /// Records the key this initiate hands out (an `upload_intents` row), in the transaction that writes the visit.
     func recordIntent(visitID: UUID, key: String, attempt: Int, _ context: Initiation, on db: any Database) async throws {
-        try await UploadIntentStore.record(
+        try await UploadIntentStore(db: db).record(
             visitID: visitID, key: key, attempt: attempt, contentType: context.request.contentType.value,
             filename: context.request.filename, method: "presigned_post", issuedAt: context.now,
-            lifetime: TimeInterval(RecordingStorage.uploadURLLifetime), on: db)
+            lifetime: TimeInterval(RecordingStorage.uploadURLLifetime))
     }
 
     /// Top-level keys of a recording that move into its `previous_recordings` entry when it is replaced.
@@ -126,7 +126,7 @@ extension RecordingSlots {
         let presigned = storage.presignUpload(key: key, contentType: context.request.contentType.value, baseURL: baseURL)
 
         let updated = try await db.writeTransaction { db -> Bool in
-            guard let current = try await VisitStore.lockedRow(visit.id!, on: db), current.state == visit.state,
+            guard let current = try await VisitStore(db: db).lockedRow(visit.id!), current.state == visit.state,
                 current.storageKey == visit.storageKey, current.attempt == visit.attempt
             else { return false }
             var entry: [String: JSONValue] = [
@@ -154,11 +154,11 @@ extension RecordingSlots {
             patch.set["upload_initiated_at"] = .string(WireTime.format(now))
             for key in patch.set.keys { patch.remove.remove(key) }
 
-            try await VisitStore.issueUpload(
+            try await VisitStore(db: db).issueUpload(
                 visit.id!, key: key, metadata: try patch.sqlValue(current: current.metadata, on: db),
-                replacingAttempt: attempt, now: now, on: db)
+                replacingAttempt: attempt, now: now)
             // Earlier keys can no longer become the current recording; objects landing there are still kept.
-            try await UploadIntentStore.supersedeUnsettled(visitID: visit.id!, now: now, on: db)
+            try await UploadIntentStore(db: db).supersedeUnsettled(visitID: visit.id!, now: now)
             try await recordIntent(visitID: visit.id!, key: key, attempt: attempt, context, on: db)
             // A queued job of the replaced recording would only produce a stale result (§5.1).
             if let oldKey = current.storageKey {

@@ -43,17 +43,17 @@ struct RecordingSlots: Sendable {
             if let requested = request.practiceID, requested != appointment.practiceID {
                 throw APIError.badRequest("practice_id does not match the appointment's practice")
             }
-            guard let found = try await PracticeStore.practice(appointment.practiceID, on: db) else {
+            guard let found = try await PracticeStore(db: db).practice(appointment.practiceID) else {
                 throw APIError.practiceNotFound
             }
             practice = found
         } else {
-            practice = try await PracticeStore.resolveForPet(pet, requested: request.practiceID, caller: caller, on: db)
+            practice = try await PracticeStore(db: db).resolveForPet(pet, requested: request.practiceID, caller: caller)
         }
         if appointment?.status == .cancelled { throw APIError.recordingCancelledAppointment }
         let slot = RecordingSlot(
             petID: pet.id!, appointmentID: appointment?.id, practiceID: practice.id!, zone: practice.timeZone, now: now)
-        let earlier = request.ownerConsentConfirmed == true ? nil : try await VisitStore.storedConsent(in: slot, on: db)
+        let earlier = request.ownerConsentConfirmed == true ? nil : try await VisitStore(db: db).storedConsent(in: slot)
         let consent = try RecordingConsent.resolve(
             confirmed: request.ownerConsentConfirmed, caller: caller, required: practice.recordingConsentRequired,
             earlier: earlier, now: now)
@@ -66,7 +66,7 @@ struct RecordingSlots: Sendable {
     /// re-reads the slot and applies the table again, so N identical initiates converge on one row.
     func applySlotTable(_ initiation: Initiation) async throws -> InitiateRecordingResponse {
         for _ in 0..<8 {
-            guard let visit = try await VisitStore.visit(in: initiation.slot, on: db) else {
+            guard let visit = try await VisitStore(db: db).visit(in: initiation.slot) else {
                 if let created = try await createVisit(initiation) { return created }
                 continue
             }
@@ -102,14 +102,14 @@ struct RecordingSlots: Sendable {
         try await RecordingCompletion.settle(
             visitID: visit.id!, landed: landed, source: .client, details: details, actor: caller.id, now: now, on: db,
             metrics: metrics)
-        guard let current = try await VisitStore.currentRow(visit.id!, on: db) else { throw APIError.visitNotFound }
+        guard let current = try await VisitStore(db: db).currentRow(visit.id!) else { throw APIError.visitNotFound }
         guard current.state != .new else { throw APIError.audioNotUploaded }
         return current
     }
 
     /// 400 when the pet is not one of the appointment's pets (the database also guarantees it).
     func requirePet(_ pet: Pet, in appointment: Appointment) async throws {
-        guard try await AppointmentStore.hasPet(pet.id!, appointment: appointment.id!, on: db) else {
+        guard try await AppointmentStore(db: db).hasPet(pet.id!, appointment: appointment.id!) else {
             throw APIError.badRequest(
                 "Pet \(pet.id!.lowercased) is not associated with appointment \(appointment.id!.lowercased)")
         }

@@ -24,6 +24,6 @@ enum SlotLanding {
 
     /// The landed objects under the unsettled intents of a visit.
     static func find(visitID: UUID, storage: RecordingStorage, on db: any Database) async throws -> [Landed] {
-        try await heads(try await UploadIntentStore.unsettled(visitID: visitID, on: db), storage: storage)
+        try await heads(try await UploadIntentStore(db: db).unsettled(visitID: visitID), storage: storage)
     }
 }

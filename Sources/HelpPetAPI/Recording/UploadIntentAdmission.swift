@@ -10,6 +10,6 @@ struct UploadIntentAdmission: UploadAdmission {
     let clock: any AppClock
 
     func admitsUpload(bucket: String, key: String) async throws -> Bool {
-        try await UploadIntentStore.isLive(key: key, now: WireTime.truncated(clock.now()), on: database.db)
+        try await UploadIntentStore(db: database.db).isLive(key: key, now: WireTime.truncated(clock.now()))
     }
 }

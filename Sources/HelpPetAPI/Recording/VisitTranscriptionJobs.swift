@@ -69,11 +69,11 @@ public enum VisitTranscriptionJobs {
         if case .string(let stored)? = visit.metadata["content_type"] {
             contentType = AudioContentType.stored(stored).value
         }
-        let practiceTerms = try await PracticeVocabularyStore.terms(practiceID: visit.practiceID, on: db)
+        let practiceTerms = try await PracticeVocabularyStore(db: db).terms(practiceID: visit.practiceID)
         var appointment: Appointment?
         if let appointmentID = visit.appointmentID { appointment = try await Appointment.find(appointmentID, on: db) }
         let templateKey = NoteTemplates.key(forAppointmentType: appointment?.appointmentType, title: appointment?.title)
-        let template = try await NoteTemplateStore.current(practiceID: visit.practiceID, key: templateKey, on: db)
+        let template = try await NoteTemplateStore(db: db).current(practiceID: visit.practiceID, key: templateKey)
         return JobVisit(
             contentType: contentType, petName: pet?.name, practiceTerms: practiceTerms, noteTemplate: template,
             petWeightKg: pet?.weight)
@@ -91,7 +91,7 @@ public enum VisitTranscriptionJobs {
     ) async throws -> Applied {
         try await db.writeTransaction { db -> Applied in
             guard try await TranscriptionJobStore.holds(jobID: jobID, owner: owner, on: db) else { return .leaseLost }
-            guard let visit = try await VisitStore.lockedRow(visitID, on: db), visit.state == .processing,
+            guard let visit = try await VisitStore(db: db).lockedRow(visitID), visit.state == .processing,
                 visit.storageKey == storageKey
             else {
                 try await TranscriptionJobStore.finish(jobID, as: .discarded, error: nil, now: result.completedAt, on: db)
@@ -146,12 +146,12 @@ public enum VisitTranscriptionJobs {
                     patch.remove.insert("clinical_note")
                 }
             }
-            try await VisitStore.markProcessed(
+            try await VisitStore(db: db).markProcessed(
                 visitID, key: storageKey, fullText: result.fullText, summary: summary,
-                metadata: try patch.sqlValue(current: visit.metadata, on: db), now: result.completedAt, on: db)
+                metadata: try patch.sqlValue(current: visit.metadata, on: db), now: result.completedAt)
             // A drafted note waits for the vet who recorded the visit: the push commits with the note.
             if drafted {
-                try await NotificationOutboxStore.noteReady(visit, now: result.completedAt, on: db, metrics: metrics)
+                try await NotificationOutboxStore(db: db).noteReady(visit, now: result.completedAt, metrics: metrics)
             }
             try await TranscriptionJobStore.finish(jobID, as: .done, error: nil, now: result.completedAt, on: db)
             return .applied
@@ -165,14 +165,14 @@ public enum VisitTranscriptionJobs {
     ) async throws {
         try await db.writeTransaction { db in
             guard try await TranscriptionJobStore.holds(jobID: jobID, owner: owner, on: db),
-                let visit = try await VisitStore.lockedRow(visitID, on: db), visit.state == .processing,
+                let visit = try await VisitStore(db: db).lockedRow(visitID), visit.state == .processing,
                 visit.storageKey == storageKey
             else { return }
             var patch = MetadataPatch()
             patch.set["transcription_progress"] = .number((min(max(fraction, 0), 1) * 1000).rounded() / 1000)
-            try await VisitStore.setMetadata(
+            try await VisitStore(db: db).setMetadata(
                 visitID, try patch.sqlValue(current: visit.metadata, on: db), touching: nil,
-                onlyWhileProcessingAt: storageKey, on: db)
+                onlyWhileProcessingAt: storageKey)
         }
     }
 
@@ -184,7 +184,7 @@ public enum VisitTranscriptionJobs {
         let error = String(message.prefix(500))
         return try await db.writeTransaction { db -> Applied in
             guard try await TranscriptionJobStore.holds(jobID: jobID, owner: owner, on: db) else { return .leaseLost }
-            guard let visit = try await VisitStore.lockedRow(visitID, on: db), visit.state == .processing,
+            guard let visit = try await VisitStore(db: db).lockedRow(visitID), visit.state == .processing,
                 visit.storageKey == storageKey
             else {
                 try await TranscriptionJobStore.finish(jobID, as: .discarded, error: error, now: now, on: db)
@@ -193,8 +193,8 @@ public enum VisitTranscriptionJobs {
             var patch = MetadataPatch()
             patch.set["transcription_failed_at"] = .string(WireTime.format(now))
             patch.set["transcription_error"] = .string(error)
-            try await VisitStore.markFailed(
-                visitID, key: storageKey, metadata: try patch.sqlValue(current: visit.metadata, on: db), now: now, on: db)
+            try await VisitStore(db: db).markFailed(
+                visitID, key: storageKey, metadata: try patch.sqlValue(current: visit.metadata, on: db), now: now)
             try await TranscriptionJobStore.finish(jobID, as: .failed, error: error, now: now, on: db)
             return .applied
         }

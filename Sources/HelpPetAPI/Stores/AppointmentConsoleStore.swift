@@ -6,7 +6,9 @@ import SQLKit
 /// The clinic console's appointment page read: the appointment with its practice, owner, vet, pets and each pet's
 /// visit (pending reservations included: the recorder shows an upload under way), scoped to the caller in the SQL,
 /// in one statement.
-enum AppointmentConsoleStore {
+struct AppointmentConsoleStore: Sendable {
+    let db: any Database
+
     struct Row: Decodable, Sendable {
         let id: UUID
         let practiceID: UUID
@@ -64,7 +66,7 @@ enum AppointmentConsoleStore {
         }
     }
 
-    static func appointment(_ id: UUID, for caller: Caller, on db: any Database) async throws -> [Row] {
+    func appointment(_ id: UUID, for caller: Caller) async throws -> [Row] {
         try await db.sql.raw("""
             SELECT a.id, a.practice_id, pr.name AS practice_name, pr.timezone AS practice_timezone,
                 pr.recording_consent_required,

@@ -5,7 +5,9 @@ import SQLKit
 
 /// Every SQL statement of the appointments aggregate (appointments and their pets). Each read is one statement
 ///: the appointment joined to its pets and their recordings, scoped to the caller inside the SQL.
-enum AppointmentStore {
+struct AppointmentStore: Sendable {
+    let db: any Database
+
     /// The columns of `AppointmentPetRow`: `a` appointments, `ap` its pet links, `p` the pets, `v` their visits.
     private static let columns: SQLQueryString = """
         a.id, a.practice_id, a.pet_owner_id, a.assigned_vet_user_id, a.appointment_date, a.duration_minutes,
@@ -16,7 +18,7 @@ enum AppointmentStore {
 
     /// The joins behind `columns`. A pending reservation is not a recording yet (contract §4.10); at most one visit
     /// exists per (appointment, pet) (`visits_one_per_appointment_pet`).
-    private static func joins(on db: any Database) -> SQLQueryString {
+    private func joins() -> SQLQueryString {
         """
         LEFT JOIN appointment_pets ap ON ap.appointment_id = a.id
         LEFT JOIN pets p ON p.id = ap.pet_id
@@ -26,9 +28,9 @@ enum AppointmentStore {
     }
 
     /// `GET /appointments/{id}`: nil when it does not exist or the caller may not see it.
-    static func appointment(_ id: UUID, for caller: Caller, on db: any Database) async throws -> AppointmentResponse? {
+    func appointment(_ id: UUID, for caller: Caller) async throws -> AppointmentResponse? {
         let rows = try await db.sql.raw("""
-            SELECT \(columns) FROM appointments a \(joins(on: db))
+            SELECT \(Self.columns) FROM appointments a \(joins())
             WHERE a.id = \(bind: id) AND \(CallerScope.appointment("a", caller: caller))
             ORDER BY ap.position
             """).all(decoding: AppointmentPetRow.self)
@@ -36,10 +38,10 @@ enum AppointmentStore {
     }
 
     /// The representations of already loaded appointments (lists), in their order, with one statement.
-    static func responses(for ids: [UUID], on db: any Database) async throws -> [AppointmentResponse] {
+    func responses(for ids: [UUID]) async throws -> [AppointmentResponse] {
         guard !ids.isEmpty else { return [] }
         let rows = try await db.sql.raw("""
-            SELECT \(columns) FROM appointments a \(joins(on: db))
+            SELECT \(Self.columns) FROM appointments a \(joins())
             WHERE a.id IN (\(binds: ids))
             ORDER BY a.id, ap.position
             """).all(decoding: AppointmentPetRow.self)
@@ -50,14 +52,14 @@ enum AppointmentStore {
     /// A vet's day in one statement: their appointments in the practice within `window` (by start, then id) and
     /// their active availability windows overlapping it (half-open, by start, then id). The two lists travel as one
     /// `UNION ALL` told apart by `kind`; each row is decoded once, into the type of its kind.
-    static func vetDay(
-        vet vetID: UUID, practice practiceID: UUID, window: Range<Date>, on db: any Database
+    func vetDay(
+        vet vetID: UUID, practice practiceID: UUID, window: Range<Date>
     ) async throws -> VetDayRows {
         let rows = try await db.sql.raw("""
-            SELECT 'a' AS kind, \(columns), ap.position AS position,
+            SELECT 'a' AS kind, \(Self.columns), ap.position AS position,
                 NULL AS availability_id, NULL AS start_at, NULL AS end_at, NULL AS availability_type,
                 NULL AS availability_notes, NULL AS availability_created_at, NULL AS availability_updated_at
-            FROM appointments a \(joins(on: db))
+            FROM appointments a \(joins())
             WHERE a.assigned_vet_user_id = \(bind: vetID) AND a.practice_id = \(bind: practiceID)
                 AND a.appointment_date >= \(bind: window.lowerBound) AND a.appointment_date < \(bind: window.upperBound)
             UNION ALL
@@ -90,12 +92,12 @@ enum RowLock: String {
 }
 
 extension AppointmentStore {
-    static func lock(_ id: UUID, _ mode: RowLock, on db: any Database) async throws {
+    func lock(_ id: UUID, _ mode: RowLock) async throws {
         guard db.engine == .postgres else { return }
         _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: id) \(unsafeRaw: mode.rawValue)").all()
     }
 
-    static func deletePetLinks(of id: UUID, pets: [UUID], on db: any Database) async throws {
+    func deletePetLinks(of id: UUID, pets: [UUID]) async throws {
         try await db.sql.raw("""
             DELETE FROM appointment_pets WHERE appointment_id = \(bind: id) AND pet_id IN (\(binds: pets))
             """).run()
@@ -103,12 +105,12 @@ extension AppointmentStore {
 
     /// Moves every position of the appointment's pets to a negative value, so renumbering never collides with
     /// `(appointment_id, position)` (C8).
-    static func parkPetPositions(of id: UUID, on db: any Database) async throws {
+    func parkPetPositions(of id: UUID) async throws {
         try await db.sql.raw(
             "UPDATE appointment_pets SET position = -1 - position WHERE appointment_id = \(bind: id)").run()
     }
 
-    static func setPetPosition(_ position: Int, pet: UUID, of id: UUID, on db: any Database) async throws {
+    func setPetPosition(_ position: Int, pet: UUID, of id: UUID) async throws {
         try await db.sql.raw("""
             UPDATE appointment_pets SET position = \(bind: position)
             WHERE appointment_id = \(bind: id) AND pet_id = \(bind: pet)
@@ -118,7 +120,7 @@ extension AppointmentStore {
 
 extension AppointmentStore {
     /// The names of the appointment's pets, in the appointment's order.
-    static func petNames(of id: UUID, on db: any Database) async throws -> [String] {
+    func petNames(of id: UUID) async throws -> [String] {
         try await db.sql.raw("""
             SELECT pets.name FROM appointment_pets JOIN pets ON pets.id = appointment_pets.pet_id
             WHERE appointment_pets.appointment_id = \(bind: id)

@@ -5,7 +5,9 @@ import SQLKit
 
 /// The clinic console's schedule reads: a practice's appointments in a window with owners, vets, pets and each
 /// pet's recording, in one statement.
-enum BoardStore {
+struct BoardStore: Sendable {
+    let db: any Database
+
     struct Row: Decodable, Sendable {
         let id: UUID
         let appointmentDate: Date
@@ -45,7 +47,7 @@ enum BoardStore {
         }
     }
 
-    static func appointments(practice practiceID: UUID, window: Range<Date>, on db: any Database) async throws -> [Row] {
+    func appointments(practice practiceID: UUID, window: Range<Date>) async throws -> [Row] {
         try await db.sql.raw("""
             SELECT a.id, a.appointment_date, a.duration_minutes, a.status, a.title, a.appointment_type,
                 a.assigned_vet_user_id, o.id AS owner_id, o.first_name AS owner_first_name,
@@ -89,19 +91,19 @@ enum BoardStore {
     /// (or one is added or removed), so an unchanged board can answer a poll with 304 without reading its rows.
     /// Timestamps are whole seconds, so two changes within one second could share a stamp: while anything changed
     /// in the last two seconds (`now`), the stamp also carries the current second and so changes at every poll.
-    static func version(
-        practice practiceID: UUID, window: Range<Date>, now: Date, on db: any Database
+    func version(
+        practice practiceID: UUID, window: Range<Date>, now: Date
     ) async throws -> String {
         let row = try await db.sql.raw("""
             SELECT
-                (SELECT COUNT(*) FROM appointments a WHERE \(day(practiceID, window))) AS appointments,
-                (SELECT MAX(a.updated_at) FROM appointments a WHERE \(day(practiceID, window))) AS appointments_changed,
+                (SELECT COUNT(*) FROM appointments a WHERE \(Self.day(practiceID, window))) AS appointments,
+                (SELECT MAX(a.updated_at) FROM appointments a WHERE \(Self.day(practiceID, window))) AS appointments_changed,
                 (SELECT COUNT(*) FROM visits v JOIN appointments a ON a.id = v.appointment_id
-                    WHERE \(day(practiceID, window))) AS visits,
+                    WHERE \(Self.day(practiceID, window))) AS visits,
                 (SELECT MAX(v.updated_at) FROM visits v JOIN appointments a ON a.id = v.appointment_id
-                    WHERE \(day(practiceID, window))) AS visits_changed,
+                    WHERE \(Self.day(practiceID, window))) AS visits_changed,
                 (SELECT MAX(o.updated_at) FROM pet_owners o JOIN appointments a ON a.pet_owner_id = o.id
-                    WHERE \(day(practiceID, window))) AS owners_changed,
+                    WHERE \(Self.day(practiceID, window))) AS owners_changed,
                 (SELECT COUNT(*) FROM users WHERE practice_id = \(bind: practiceID)) AS vets,
                 (SELECT MAX(updated_at) FROM users WHERE practice_id = \(bind: practiceID)) AS vets_changed
             """).first(decoding: VersionRow.self)
@@ -136,7 +138,7 @@ enum BoardStore {
     }
 
     /// The practice's active vets (lanes of the board and columns' owners on the week calendar).
-    static func vets(practice practiceID: UUID, on db: any Database) async throws -> [VetRow] {
+    func vets(practice practiceID: UUID) async throws -> [VetRow] {
         try await db.sql.raw("""
             SELECT id, full_name FROM users
             WHERE practice_id = \(bind: practiceID) AND is_active = \(bind: true)
@@ -151,11 +153,11 @@ enum BoardStore {
         let timezone: String
     }
 
-    static func practices(on db: any Database) async throws -> [PracticeRow] {
+    func practices() async throws -> [PracticeRow] {
         try await db.sql.raw("SELECT id, name, timezone FROM practices ORDER BY name, id").all(decoding: PracticeRow.self)
     }
 
-    static func practice(_ id: UUID, on db: any Database) async throws -> PracticeRow? {
+    func practice(_ id: UUID) async throws -> PracticeRow? {
         try await db.sql.raw("SELECT id, name, timezone FROM practices WHERE id = \(bind: id)").first(decoding: PracticeRow.self)
     }
 }

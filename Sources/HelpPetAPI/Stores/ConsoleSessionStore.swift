@@ -4,7 +4,9 @@ import Foundation
 import SQLKit
 
 /// The clinic console's sessions (M0121, M0125).
-enum ConsoleSessionStore {
+struct ConsoleSessionStore: Sendable {
+    let db: any Database
+
     struct LiveSession: Decodable, Sendable {
         let userID: UUID
         let tokenVersion: Int
@@ -32,19 +34,19 @@ enum ConsoleSessionStore {
     /// Opens a session and ends the user's oldest live ones beyond `maxLive`, never the one it opens, in one
     /// transaction: a stolen password or a script cannot pile up sessions, and a person who signs in on a 21st
     /// browser loses the one opened longest ago.
-    static func create(
+    func create(
         tokenHash: String, userID: UUID, tokenVersion: Int, device: (userAgent: String?, clientIP: String?),
-        now: Date, lifetime: TimeInterval, maxLive: Int, on db: any Database
+        now: Date, lifetime: TimeInterval, maxLive: Int
     ) async throws {
         let sessionID = UUID()
-        try await db.writeTransaction { db in
-            try await db.sql.raw("""
+        try await db.writeTransaction { tx in
+            try await tx.sql.raw("""
                 INSERT INTO console_sessions
                     (id, token_hash, user_id, token_version, created_at, expires_at, user_agent, client_ip)
                 VALUES (\(bind: sessionID), \(bind: tokenHash), \(bind: userID), \(bind: tokenVersion), \(bind: now),
                     \(bind: now.addingTimeInterval(lifetime)), \(bind: device.userAgent), \(bind: device.clientIP))
                 """).run()
-            try await db.sql.raw("""
+            try await tx.sql.raw("""
                 UPDATE console_sessions SET revoked_at = \(bind: now)
                 WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
                     AND id <> \(bind: sessionID)
@@ -58,7 +60,7 @@ enum ConsoleSessionStore {
     }
 
     /// The user's live sessions, newest first.
-    static func devices(userID: UUID, now: Date, on db: any Database) async throws -> [Device] {
+    func devices(userID: UUID, now: Date) async throws -> [Device] {
         try await db.sql.raw("""
             SELECT token_hash, created_at, expires_at, user_agent, client_ip FROM console_sessions
             WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
@@ -67,28 +69,28 @@ enum ConsoleSessionStore {
     }
 
     /// Ends every console session of the user.
-    static func revokeAll(userID: UUID, now: Date, on db: any Database) async throws {
+    func revokeAll(userID: UUID, now: Date) async throws {
         try await db.sql.raw("""
             UPDATE console_sessions SET revoked_at = \(bind: now) WHERE user_id = \(bind: userID) AND revoked_at IS NULL
             """).run()
     }
 
     /// The session's user and the token version it was opened with, while neither expired nor revoked.
-    static func live(tokenHash: String, now: Date, on db: any Database) async throws -> LiveSession? {
+    func live(tokenHash: String, now: Date) async throws -> LiveSession? {
         try await db.sql.raw("""
             SELECT user_id, token_version FROM console_sessions
             WHERE token_hash = \(bind: tokenHash) AND revoked_at IS NULL AND expires_at > \(bind: now)
             """).first(decoding: LiveSession.self)
     }
 
-    static func revoke(tokenHash: String, now: Date, on db: any Database) async throws {
+    func revoke(tokenHash: String, now: Date) async throws {
         try await db.sql.raw("""
             UPDATE console_sessions SET revoked_at = \(bind: now) WHERE token_hash = \(bind: tokenHash) AND revoked_at IS NULL
             """).run()
     }
 
     /// Expired and revoked rows are of no use after a day; removed at sign-in so the table stays small.
-    static func prune(before cutoff: Date, on db: any Database) async throws {
+    func prune(before cutoff: Date) async throws {
         try await db.sql.raw("""
             DELETE FROM console_sessions WHERE expires_at < \(bind: cutoff) OR revoked_at < \(bind: cutoff)
             """).run()

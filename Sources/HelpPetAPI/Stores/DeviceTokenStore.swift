@@ -4,9 +4,11 @@ import Foundation
 import SQLKit
 
 /// The SQL of device tokens.
-enum DeviceTokenStore {
+struct DeviceTokenStore: Sendable {
+    let db: any Database
+
     /// One statement decides concurrent registrations of the same token: the last one owns it.
-    static func register(token: String, type: String, user: UUID, now: Date, on db: any Database) async throws {
+    func register(token: String, type: String, user: UUID, now: Date) async throws {
         try await db.sql.raw("""
             INSERT INTO device_tokens (id, user_id, device_token, device_type, is_active, created_at, updated_at)
             VALUES (\(bind: UUID()), \(bind: user), \(bind: token), \(bind: type), \(bind: true), \(bind: now), \(bind: now))
@@ -15,17 +17,17 @@ enum DeviceTokenStore {
             """).run()
     }
 
-    static func find(token: String, on db: any Database) async throws -> DeviceToken? {
+    func find(token: String) async throws -> DeviceToken? {
         try await DeviceToken.query(on: db).filter(\.$deviceToken == token).first()
     }
 
     /// Removes the token if it is this user's; nothing otherwise.
-    static func delete(token: String, user: UUID, on db: any Database) async throws {
+    func delete(token: String, user: UUID) async throws {
         try await DeviceToken.query(on: db).filter(\.$deviceToken == token).filter(\.$userID == user).delete()
     }
 
     /// The user's devices, newest first.
-    static func list(user: UUID, on db: any Database) async throws -> [DeviceToken] {
+    func list(user: UUID) async throws -> [DeviceToken] {
         try await DeviceToken.query(on: db).filter(\.$userID == user).sort(\.$createdAt, .descending).sort(\.$id).all()
     }
 }

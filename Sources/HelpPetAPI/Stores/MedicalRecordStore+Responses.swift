@@ -5,7 +5,7 @@ import Foundation
 extension MedicalRecordStore {
     /// Medical-record representations: `is_follow_up_due` and `days_since_visit` count days in the zone of the
     /// record's practice, so the zones of all practices involved are loaded in one query.
-    static func responses(for records: [MedicalRecord], now: Date, on db: any Database) async throws
+    func responses(for records: [MedicalRecord], now: Date) async throws
         -> [MedicalRecordResponse]
     {
         let practiceIDs = Array(Set(records.map(\.practiceID)))
@@ -17,9 +17,9 @@ extension MedicalRecordStore {
         }
     }
 
-    static func response(for record: MedicalRecord, now: Date, on db: any Database) async throws
+    func response(for record: MedicalRecord, now: Date) async throws
         -> MedicalRecordResponse
     {
-        try await responses(for: [record], now: now, on: db)[0]
+        try await responses(for: [record], now: now)[0]
     }
 }

@@ -4,7 +4,9 @@ import Foundation
 import SQLKit
 
 /// The SQL of the medical records aggregate that the read path needs.
-enum MedicalRecordStore {
+struct MedicalRecordStore: Sendable {
+    let db: any Database
+
     private static let recordColumns = """
         r.id, r.original_id, r.version, r.is_current, r.pet_id, r.practice_id, r.record_type, r.title,
         r.description, r.diagnosis, r.treatment_plan, r.medications, r.notes, r.follow_up_date, r.visit_date,
@@ -16,15 +18,15 @@ enum MedicalRecordStore {
     /// and one page of records (newest first, then id) with each record's practice zone. The pet is the anchor row,
     /// so an invisible pet gives no row (nil: 404) and a visible pet without records one row without a record.
     /// Members see their practice's records only; `currentOnly` keeps current versions.
-    static func listForPet(
-        _ petID: UUID, for caller: Caller, currentOnly: Bool, limit: Int, offset: Int, on db: any Database
+    func listForPet(
+        _ petID: UUID, for caller: Caller, currentOnly: Bool, limit: Int, offset: Int
     ) async throws -> MedicalRecordPage? {
         let filter: SQLQueryString = """
             pet_id = \(bind: petID) AND \(CallerScope.practiceRows("medical_records", caller: caller))
             \(unsafeRaw: currentOnly ? "AND is_current = \(db.engine == .postgres ? "TRUE" : "1")" : "")
             """
         let rows = try await db.sql.raw("""
-            SELECT counts.total, counts.current_count, \(unsafeRaw: recordColumns), zp.timezone AS record_timezone
+            SELECT counts.total, counts.current_count, \(unsafeRaw: Self.recordColumns), zp.timezone AS record_timezone
             FROM pets p
             CROSS JOIN (SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN is_current THEN 1 ELSE 0 END), 0) AS current_count
                 FROM medical_records WHERE \(filter)) counts
@@ -43,7 +45,7 @@ enum MedicalRecordStore {
     }
 
     /// The records of a pet the caller may see: members only their practice's, ADMIN and the owner all.
-    static func visibleRecords(of petID: UUID, caller: Caller, on db: any Database) -> QueryBuilder<MedicalRecord> {
+    func visibleRecords(of petID: UUID, caller: Caller) -> QueryBuilder<MedicalRecord> {
         let builder = MedicalRecord.query(on: db).filter(\.$petID == petID)
         if caller.isMember { builder.filter(\.$practiceID == (caller.practiceID ?? UUID())) }
         return builder
@@ -51,10 +53,10 @@ enum MedicalRecordStore {
 
     /// Every visible version of a pet's records for the history: newest lineage first (by its version 1), newest
     /// version first.
-    static func history(of petID: UUID, caller: Caller, range: Range<Int>, on db: any Database) async throws
+    func history(of petID: UUID, caller: Caller, range: Range<Int>) async throws
         -> [MedicalRecord]
     {
-        try await visibleRecords(of: petID, caller: caller, on: db)
+        try await visibleRecords(of: petID, caller: caller)
             .sort(.sql(unsafeRaw: """
                 (SELECT first_version.created_at FROM medical_records first_version
                  WHERE first_version.id = medical_records.original_id)
@@ -64,7 +66,7 @@ enum MedicalRecordStore {
     }
 
     /// The envelope's counts in one statement.
-    static func counts(of petID: UUID, caller: Caller, currentOnly: Bool, on db: any Database) async throws
+    func counts(of petID: UUID, caller: Caller, currentOnly: Bool) async throws
         -> (total: Int, current: Int)
     {
         struct Counts: Decodable {
@@ -89,7 +91,7 @@ enum MedicalRecordStore {
 
 extension MedicalRecordStore {
     /// Marks a version superseded if it still is the current one: what decides between concurrent amendments.
-    static func supersede(_ id: UUID, now: Date, on db: any Database) async throws -> Bool {
+    func supersede(_ id: UUID, now: Date) async throws -> Bool {
         let superseded = try await db.sql.raw("""
             UPDATE medical_records SET is_current = \(bind: false), updated_at = \(bind: now)
             WHERE id = \(bind: id) AND is_current = \(bind: true)
@@ -99,7 +101,7 @@ extension MedicalRecordStore {
     }
 
     /// Version 1 of a new record.
-    static func insert(_ record: MedicalRecord, on db: any Database) async throws {
+    func insert(_ record: MedicalRecord) async throws {
         try await record.create(on: db)
     }
 
@@ -107,16 +109,16 @@ extension MedicalRecordStore {
     /// longer the current version. Versions are immutable, so what the caller read of `id` is still that version;
     /// only `is_current` can have changed, and the conditional update decides between concurrent amendments. A
     /// unique violation (one current version per lineage) is thrown as it is: the caller maps it to the same 409.
-    static func amend(_ id: UUID, with next: MedicalRecord, now: Date, on db: any Database) async throws -> Bool {
-        try await db.writeTransaction { db in
-            guard try await supersede(id, now: now, on: db) else { return false }
-            try await next.create(on: db)
+    func amend(_ id: UUID, with next: MedicalRecord, now: Date) async throws -> Bool {
+        try await db.writeTransaction { tx in
+            guard try await Self(db: tx).supersede(id, now: now) else { return false }
+            try await next.create(on: tx)
             return true
         }
     }
 
     /// The pet and the author a record's detail names; nil only if either row is gone (foreign keys prevent it).
-    static func petAndAuthor(of record: MedicalRecord, on db: any Database) async throws -> (pet: Pet, author: User)? {
+    func petAndAuthor(of record: MedicalRecord) async throws -> (pet: Pet, author: User)? {
         guard let pet = try await Pet.find(record.petID, on: db),
             let author = try await User.find(record.createdBy, on: db)
         else { return nil }

@@ -5,7 +5,11 @@ import SQLKit
 
 /// Every statement on `practice_note_templates` (M0124). The body is the template as JSON text (both engines store
 /// it the same way); version 1 of each key is the built-in one and is not stored.
-public enum NoteTemplateStore {
+public struct NoteTemplateStore: Sendable {
+    public let db: any Database
+
+    public init(db: any Database) { self.db = db }
+
     struct Row: Decodable, Sendable {
         var templateKey: String
         var version: Int
@@ -28,7 +32,7 @@ public enum NoteTemplateStore {
     }
 
     /// The current version of every key for the practice: its newest stored version, else the built-in one.
-    static func current(practiceID: UUID, on db: any Database) async throws -> [Stored] {
+    func current(practiceID: UUID) async throws -> [Stored] {
         let rows = try await db.sql.raw("""
             SELECT t.template_key, t.version, t.body, t.created_by, t.created_at FROM practice_note_templates t
             WHERE t.practice_id = \(bind: practiceID) AND t.version = (
@@ -40,36 +44,36 @@ public enum NoteTemplateStore {
             guard let row = stored[key] else {
                 return Stored(template: NoteTemplates.builtIn[key]!, createdBy: nil, createdAt: nil)
             }
-            return try decode(row)
+            return try Self.decode(row)
         }
     }
 
     /// One key's current version (what a new note is drafted with).
-    public static func current(practiceID: UUID, key: String, on db: any Database) async throws -> ClinicalNoteTemplate {
+    public func current(practiceID: UUID, key: String) async throws -> ClinicalNoteTemplate {
         let row = try await db.sql.raw("""
             SELECT template_key, version, body, created_by, created_at FROM practice_note_templates
             WHERE practice_id = \(bind: practiceID) AND template_key = \(bind: key)
             ORDER BY version DESC LIMIT 1
             """).first(decoding: Row.self)
         guard let row else { return NoteTemplates.builtIn[key] ?? NoteTemplates.builtIn["soap"]! }
-        return try decode(row).template
+        return try Self.decode(row).template
     }
 
     /// A given version (an old note's), nil when the practice never had it.
-    static func version(_ version: Int, practiceID: UUID, key: String, on db: any Database) async throws -> Stored? {
+    func version(_ version: Int, practiceID: UUID, key: String) async throws -> Stored? {
         if version == 1 { return NoteTemplates.builtIn[key].map { Stored(template: $0, createdBy: nil, createdAt: nil) } }
         let row = try await db.sql.raw("""
             SELECT template_key, version, body, created_by, created_at FROM practice_note_templates
             WHERE practice_id = \(bind: practiceID) AND template_key = \(bind: key) AND version = \(bind: version)
             """).first(decoding: Row.self)
-        return try row.map(decode)
+        return try row.map(Self.decode)
     }
 
     /// Stores the next version; two concurrent edits cannot take the same number (primary key), the loser retries
     /// with the number after.
-    static func append(
+    func append(
         practiceID: UUID, key: String, title: String, sections: [ClinicalNoteTemplate.Section], by userID: UUID,
-        at now: Date, on db: any Database
+        at now: Date
     ) async throws -> Stored {
         for _ in 0..<5 {
             let latest = try await db.sql.raw("""

@@ -5,7 +5,9 @@ import SQLKit
 
 /// The clinic console's owner directory: owners matching a search, each with their pets, in one statement, scoped
 /// like `GET /pet-owners` (members: their practice's clients; ADMIN: everyone).
-enum OwnerDirectoryStore {
+struct OwnerDirectoryStore: Sendable {
+    let db: any Database
+
     struct Row: Decodable, Sendable {
         let id: UUID
         let firstName: String
@@ -30,8 +32,8 @@ enum OwnerDirectoryStore {
     }
 
     /// At most `limit` owners (by last name, first name, id), every pet of each (active first, then by name).
-    static func search(
-        _ escapedPattern: String?, clientsOf practice: UUID?, limit: Int, on db: any Database
+    func search(
+        _ escapedPattern: String?, clientsOf practice: UUID?, limit: Int
     ) async throws -> [Row] {
         var filter: SQLQueryString = "1 = 1"
         if let practice {
@@ -77,7 +79,7 @@ enum OwnerDirectoryStore {
     }
 
     /// Every user (the ADMIN's user list), by username.
-    static func users(on db: any Database) async throws -> [UserRow] {
+    func users() async throws -> [UserRow] {
         try await db.sql.raw("""
             SELECT id, username, full_name, email, role, practice_id, is_active, requested_practice_id FROM users
             ORDER BY lower(username), id

@@ -5,7 +5,7 @@ import Foundation
 /// Builds PetOwner representations for any number of owners with two queries (their practice links and their
 /// active pets), so lists never issue one query per owner.
 extension PetOwnerStore {
-    static func responses(for owners: [PetOwner], caller: Caller, on db: any Database) async throws -> [PetOwnerResponse] {
+    func responses(for owners: [PetOwner], caller: Caller) async throws -> [PetOwnerResponse] {
         let ids = owners.compactMap(\.id)
         guard !ids.isEmpty else { return [] }
 
@@ -30,7 +30,7 @@ extension PetOwnerStore {
         }
     }
 
-    static func response(for owner: PetOwner, caller: Caller, on db: any Database) async throws -> PetOwnerResponse {
-        try await responses(for: [owner], caller: caller, on: db)[0]
+    func response(for owner: PetOwner, caller: Caller) async throws -> PetOwnerResponse {
+        try await responses(for: [owner], caller: caller)[0]
     }
 }

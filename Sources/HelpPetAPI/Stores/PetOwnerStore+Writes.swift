@@ -6,12 +6,12 @@ extension PetOwnerStore {
     /// `GET /pet-owners`: one page of owners (the clients of `clientsOf` when given; those whose name, email or phone
     /// contains `search` when it is not empty) by last then first name in byte order of their lowercase, then id,
     /// with the total.
-    static func list(clientsOf: UUID?, search: String, page: Pagination, on db: any Database) async throws
+    func list(clientsOf: UUID?, search: String, page: Pagination) async throws
         -> (owners: [PetOwner], total: Int)
     {
         let builder = PetOwner.query(on: db)
-        if let clientsOf { onlyClients(of: clientsOf, builder) }
-        if !search.isEmpty { matching(containsPattern(search), builder) }
+        if let clientsOf { Self.onlyClients(of: clientsOf, builder) }
+        if !search.isEmpty { Self.matching(Self.containsPattern(search), builder) }
         let total = try await builder.count()
         let owners = try await builder
             .sort(BinaryOrder.field("lower(last_name)", on: db), .ascending)
@@ -23,18 +23,18 @@ extension PetOwnerStore {
 
     /// A new owner and its link to the practice, in one write transaction: the link is what makes the owner visible
     /// to the practice's members (§4.6).
-    static func insert(_ owner: PetOwner, clientOf practiceID: UUID, now: Date, on db: any Database) async throws {
+    func insert(_ owner: PetOwner, clientOf practiceID: UUID, now: Date) async throws {
         let link = PetOwnerPractice()
         link.id = .init(petOwnerID: owner.id!, practiceID: practiceID)
         link.createdAt = now
-        try await db.writeTransaction { db in
-            try await owner.create(on: db)
-            try await link.create(on: db)
+        try await db.writeTransaction { tx in
+            try await owner.create(on: tx)
+            try await link.create(on: tx)
         }
     }
 
     /// Saves the changed fields of an owner read as a tracked model.
-    static func save(_ owner: PetOwner, on db: any Database) async throws {
+    func save(_ owner: PetOwner) async throws {
         try await owner.update(on: db)
     }
 }

@@ -4,13 +4,15 @@ import Foundation
 import SQLKit
 
 /// The SQL of the pet owners aggregate (owners and their practice links).
-enum PetOwnerStore {
-    static func owner(_ id: UUID, on db: any Database) async throws -> PetOwner? {
+struct PetOwnerStore: Sendable {
+    let db: any Database
+
+    func owner(_ id: UUID) async throws -> PetOwner? {
         try await PetOwner.find(id, on: db)
     }
 
     /// Makes the owner a client of the practice; nothing when it already is one.
-    static func linkPractice(owner: UUID, practice: UUID, now: Date, on db: any Database) async throws {
+    func linkPractice(owner: UUID, practice: UUID, now: Date) async throws {
         try await db.sql.raw("""
             INSERT INTO pet_owner_practices (pet_owner_id, practice_id, created_at)
             VALUES (\(bind: owner), \(bind: practice), \(bind: now))

@@ -5,7 +5,7 @@ import Foundation
 extension PetStore {
     /// The zone a pet's age is counted in: the caller's practice for members; for ADMIN and owners the owner's
     /// practice when the owner is a client of exactly one, else UTC (the rule of the registration day, §4.7).
-    static func ageZone(ownerID: UUID, caller: Caller, on db: any Database) async throws -> TimeZone {
+    func ageZone(ownerID: UUID, caller: Caller) async throws -> TimeZone {
         var practiceID: UUID?
         if caller.isMember {
             practiceID = caller.practiceID
@@ -17,7 +17,7 @@ extension PetStore {
         return TimeZone.utc
     }
 
-    static func ageToday(ownerID: UUID, caller: Caller, now: Date, on db: any Database) async throws -> CalendarDay {
-        LocalDay.day(containing: now, in: try await ageZone(ownerID: ownerID, caller: caller, on: db))
+    func ageToday(ownerID: UUID, caller: Caller, now: Date) async throws -> CalendarDay {
+        LocalDay.day(containing: now, in: try await ageZone(ownerID: ownerID, caller: caller))
     }
 }

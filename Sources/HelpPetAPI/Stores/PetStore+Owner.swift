@@ -5,7 +5,7 @@ import Foundation
 extension PetStore {
     /// `GET /pet-owners/{id}/pets`: the owner's pets (active only unless `includeInactive`) by name in byte order,
     /// then id, with the total.
-    static func listForOwner(_ ownerID: UUID, includeInactive: Bool, page: Pagination, on db: any Database)
+    func listForOwner(_ ownerID: UUID, includeInactive: Bool, page: Pagination)
         async throws -> (pets: [Pet], total: Int)
     {
         let builder = Pet.query(on: db).filter(\.$ownerID == ownerID)
@@ -17,16 +17,16 @@ extension PetStore {
     }
 
     /// The owner of a pet (the foreign key guarantees one; nil only if the row vanished meanwhile).
-    static func owner(of pet: Pet, on db: any Database) async throws -> PetOwner? {
+    func owner(of pet: Pet) async throws -> PetOwner? {
         try await PetOwner.find(pet.ownerID, on: db)
     }
 
-    static func insert(_ pet: Pet, on db: any Database) async throws {
+    func insert(_ pet: Pet) async throws {
         try await pet.create(on: db)
     }
 
     /// Saves the changed fields of a pet read as a tracked model.
-    static func save(_ pet: Pet, on db: any Database) async throws {
+    func save(_ pet: Pet) async throws {
         try await pet.update(on: db)
     }
 }

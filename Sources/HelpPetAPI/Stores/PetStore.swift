@@ -4,11 +4,13 @@ import Foundation
 import SQLKit
 
 /// Every SQL statement of the pets aggregate that the read path needs.
-enum PetStore {
+struct PetStore: Sendable {
+    let db: any Database
+
     /// `GET /pets/{id}` in one statement: the pet if the caller may see it (CallerScope), its owner, and the zone
     /// of its age: the caller's practice for members; for ADMIN and owners the owner's practice when the owner is
     /// a client of exactly one, else NULL (UTC) — PetAge's rule.
-    static func pet(_ id: UUID, for caller: Caller, on db: any Database) async throws -> PetReadRow? {
+    func pet(_ id: UUID, for caller: Caller) async throws -> PetReadRow? {
         let zone: SQLQueryString = caller.isMember
             ? "(SELECT zp.timezone FROM practices zp WHERE zp.id = \(bind: caller.practiceID ?? UUID()))"
             : """
@@ -31,7 +33,7 @@ enum PetStore {
 
 extension PetStore {
     /// Whether another pet carries the microchip number, compared case-insensitively across all practices (C6).
-    static func microchipTaken(_ chip: String, excluding petID: UUID?, on db: any Database) async throws -> Bool {
+    func microchipTaken(_ chip: String, excluding petID: UUID?) async throws -> Bool {
         let query = Pet.query(on: db).filter(.sql(embed: "upper(microchip_number) = \(bind: chip.uppercased())"))
         if let petID { query.filter(\.$id != petID) }
         return try await query.count() > 0

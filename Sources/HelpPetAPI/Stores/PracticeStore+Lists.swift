@@ -5,7 +5,7 @@ import Foundation
 extension PracticeStore {
     /// `GET /practices`: the practices the caller may see (ADMIN all, staff their own, an owner the practices they are
     /// a client of, a pending user none), by name then id, with the total.
-    static func list(for caller: Caller, isActive: Bool?, page: Pagination, on db: any Database) async throws
+    func list(for caller: Caller, isActive: Bool?, page: Pagination) async throws
         -> (practices: [Practice], total: Int)
     {
         let builder = Practice.query(on: db)
@@ -23,7 +23,7 @@ extension PracticeStore {
     }
 
     /// The public directory: active practices (only those accepting new patients when asked), by name then id.
-    static func directory(acceptingOnly: Bool, page: Pagination, on db: any Database) async throws
+    func directory(acceptingOnly: Bool, page: Pagination) async throws
         -> (practices: [Practice], total: Int)
     {
         let builder = Practice.query(on: db).filter(\.$isActive == true)
@@ -33,35 +33,35 @@ extension PracticeStore {
     }
 
     /// A practice a user may ask to join: an existing, active one (the directory lists no other); nil otherwise.
-    static func joinable(_ id: UUID, on db: any Database) async throws -> Practice? {
+    func joinable(_ id: UUID) async throws -> Practice? {
         guard let practice = try await Practice.find(id, on: db), practice.isActive else { return nil }
         return practice
     }
 
-    static func insert(_ practice: Practice, on db: any Database) async throws {
+    func insert(_ practice: Practice) async throws {
         try await practice.create(on: db)
     }
 
     /// Saves the changed fields of a practice read with `find`.
-    static func save(_ practice: Practice, on db: any Database) async throws {
+    func save(_ practice: Practice) async throws {
         try await practice.update(on: db)
     }
 
     /// The practice as a tracked model, for `save` to write only what changed.
-    static func forUpdate(_ id: UUID, on db: any Database) async throws -> Practice? {
+    func forUpdate(_ id: UUID) async throws -> Practice? {
         try await Practice.find(id, on: db)
     }
 
     /// Creates a practice and makes its pending creator a member, in one write transaction; false (nothing written)
     /// when the user is no longer pending. The condition on the user makes two concurrent creates (or an ADMIN's
     /// approval meanwhile) leave one membership: the losing transaction rolls its practice back.
-    static func createAndAdmitCreator(
-        _ practice: Practice, creator: UUID, role: UserRole, now: Date, on db: any Database
+    func createAndAdmitCreator(
+        _ practice: Practice, creator: UUID, role: UserRole, now: Date
     ) async throws -> Bool {
         do {
-            try await db.writeTransaction { db in
-                try await practice.create(on: db)
-                guard try await UserStore.admitPendingUser(creator, role: role, practiceID: practice.id!, now: now, on: db)
+            try await db.writeTransaction { tx in
+                try await practice.create(on: tx)
+                guard try await UserStore(db: tx).admitPendingUser(creator, role: role, practiceID: practice.id!, now: now)
                 else { throw CreatorNotPending() }
             }
             return true

@@ -6,7 +6,7 @@ import Foundation
 extension PracticeStore {
     /// Endpoints without a pet (`POST /appointments`, `POST /pet-owners`): members always use their own practice,
     /// ADMIN must name one.
-    static func resolveWithoutPet(requested: UUID?, caller: Caller, on db: any Database) async throws -> Practice {
+    func resolveWithoutPet(requested: UUID?, caller: Caller) async throws -> Practice {
         let notFound = APIError.practiceNotFound
         if caller.isMember {
             guard let own = caller.practiceID, requested == nil || requested == own else { throw notFound }
@@ -20,7 +20,7 @@ extension PracticeStore {
 
     /// Endpoints about a pet (records, manual transcripts, initiate without appointment): members use their own
     /// practice; ADMIN names one the pet's owner is a client of, or gets the owner's only practice.
-    static func resolveForPet(_ pet: Pet, requested: UUID?, caller: Caller, on db: any Database) async throws -> Practice {
+    func resolveForPet(_ pet: Pet, requested: UUID?, caller: Caller) async throws -> Practice {
         let notFound = APIError.practiceNotFound
         if caller.isMember {
             guard let own = caller.practiceID, requested == nil || requested == own else { throw notFound }

@@ -4,11 +4,13 @@ import Foundation
 import SQLKit
 
 /// The SQL of the practices aggregate that the read path needs.
-enum PracticeStore {
+struct PracticeStore: Sendable {
+    let db: any Database
+
     private struct ZoneRow: Decodable { let timezone: String }
 
     /// The practice's zone; nil when there is no practice.
-    static func zone(of id: UUID, on db: any Database) async throws -> PracticeZone? {
+    func zone(of id: UUID) async throws -> PracticeZone? {
         try await db.sql.raw("SELECT timezone FROM practices WHERE id = \(bind: id)")
             .first(decoding: ZoneRow.self).map { PracticeZone(identifier: $0.timezone) }
     }

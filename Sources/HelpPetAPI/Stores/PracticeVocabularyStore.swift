@@ -4,7 +4,9 @@ import Foundation
 import SQLKit
 
 /// Every statement on `practice_vocabulary` (M0120).
-enum PracticeVocabularyStore {
+struct PracticeVocabularyStore: Sendable {
+    let db: any Database
+
     struct Row: Decodable, Sendable {
         var terms: String
         var updatedAt: Date
@@ -19,19 +21,19 @@ enum PracticeVocabularyStore {
         var termList: [String] { terms.split(separator: "\n").map(String.init) }
     }
 
-    static func find(practiceID: UUID, on db: any Database) async throws -> Row? {
+    func find(practiceID: UUID) async throws -> Row? {
         try await db.sql.raw("""
             SELECT terms, updated_at, updated_by FROM practice_vocabulary WHERE practice_id = \(bind: practiceID)
             """).first(decoding: Row.self)
     }
 
     /// The practice's terms, in the order they were given; empty when it has none.
-    public static func terms(practiceID: UUID, on db: any Database) async throws -> [String] {
-        try await find(practiceID: practiceID, on: db)?.termList ?? []
+    public func terms(practiceID: UUID) async throws -> [String] {
+        try await find(practiceID: practiceID)?.termList ?? []
     }
 
     /// Replaces the list whole (one statement: two concurrent PUTs leave one of the two lists, never a mix).
-    static func replace(practiceID: UUID, terms: [String], by userID: UUID, at now: Date, on db: any Database)
+    func replace(practiceID: UUID, terms: [String], by userID: UUID, at now: Date)
         async throws
     {
         try await db.sql.raw("""

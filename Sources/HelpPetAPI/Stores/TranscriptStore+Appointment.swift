@@ -7,8 +7,8 @@ extension TranscriptStore {
     /// when `petID` is given) in the lists' order (`visit_date`, `created_at` descending, then id). Pending
     /// reservations are left out unless `includePending`. The caller's sight of the appointment is checked before:
     /// an appointment's visits all belong to its practice, so seeing the appointment is seeing its visits.
-    static func listForAppointment(
-        _ appointmentID: UUID, petID: UUID?, includePending: Bool, page: Pagination, on db: any Database
+    func listForAppointment(
+        _ appointmentID: UUID, petID: UUID?, includePending: Bool, page: Pagination
     ) async throws -> (visits: [Visit], total: Int) {
         let builder = Visit.query(on: db).filter(\.$appointmentID == appointmentID)
         if let petID { builder.filter(\.$petID == petID) }

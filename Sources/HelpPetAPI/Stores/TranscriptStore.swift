@@ -4,7 +4,9 @@ import Foundation
 import SQLKit
 
 /// The SQL of visit transcripts' reads (the visits aggregate seen as transcripts).
-enum TranscriptStore {
+struct TranscriptStore: Sendable {
+    let db: any Database
+
     static let visitColumns = """
         v.id, v.pet_id, v.practice_id, v.appointment_id, v.source, v.state, v.visit_date, v.full_text, v.summary,
         v.audio_transcript_url, v.storage_key, v.metadata, v.created_by, v.created_at, v.updated_at
@@ -14,15 +16,14 @@ enum TranscriptStore {
     /// page in the lists' order (`visit_date`, `created_at` descending, then id). Nil when the pet is not visible.
     /// Members see only their practice's visits of a pet they can see; owners all visits of their pets. Pending
     /// reservations are left out unless `includePending`.
-    static func listForPet(
-        _ petID: UUID, for caller: Caller, state: VisitState?, includePending: Bool, limit: Int, offset: Int,
-        on db: any Database
+    func listForPet(
+        _ petID: UUID, for caller: Caller, state: VisitState?, includePending: Bool, limit: Int, offset: Int
     ) async throws -> (total: Int, visits: [VisitRow])? {
         var filter: SQLQueryString = "pet_id = \(bind: petID) AND \(CallerScope.practiceRows("visits", caller: caller))"
         if let state { filter += " AND state = \(bind: state.rawValue)" }
         if !includePending { filter += " AND \(unsafeRaw: VisitFilters.notPendingSQL(on: db, table: "visits"))" }
         let rows = try await db.sql.raw("""
-            SELECT counts.total, \(unsafeRaw: visitColumns)
+            SELECT counts.total, \(unsafeRaw: Self.visitColumns)
             FROM pets p
             CROSS JOIN (SELECT COUNT(*) AS total FROM visits WHERE \(filter)) counts
             LEFT JOIN (SELECT * FROM visits WHERE \(filter)

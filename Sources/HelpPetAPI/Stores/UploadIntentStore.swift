@@ -5,7 +5,9 @@ import SQLKit
 
 /// The `upload_intents` rows (docs/recording-safety.md): every key issued for a visit's recording, written in the
 /// transaction that issues it, so no key the server handed out is ever forgotten.
-enum UploadIntentStore {
+struct UploadIntentStore: Sendable {
+    let db: any Database
+
     /// How long after its URL expired an intent is looked at one last time (uploads already under way when the URL
     /// expired may still finish), and a dead intent's key is removed from storage.
     static let settleDelay: TimeInterval = 3600
@@ -14,9 +16,9 @@ enum UploadIntentStore {
 
     /// Records an issued key. Issuing the same key again refreshes its URL window, type and file name and opens it
     /// again (unless its object already landed). Call it inside the transaction that writes the visit.
-    static func record(
+    func record(
         visitID: UUID, key: String, attempt: Int, contentType: String, filename: String, method: String,
-        issuedAt: Date, lifetime: TimeInterval, on db: any Database
+        issuedAt: Date, lifetime: TimeInterval
     ) async throws {
         let expiresAt = issuedAt.addingTimeInterval(lifetime)
         try await db.sql.raw("""
@@ -35,7 +37,7 @@ enum UploadIntentStore {
 
     /// A replace (`replace_existing: true`) starts a new round: what was issued before can no longer become the
     /// visit's current recording, but is still kept if it lands.
-    static func supersedeUnsettled(visitID: UUID, now: Date, on db: any Database) async throws {
+    func supersedeUnsettled(visitID: UUID, now: Date) async throws {
         try await db.sql.raw("""
             UPDATE upload_intents SET status = 'superseded', updated_at = \(bind: now)
             WHERE visit_id = \(bind: visitID) AND status = 'open'
@@ -43,7 +45,7 @@ enum UploadIntentStore {
     }
 
     /// The intents of a visit that still wait for an object, newest first.
-    static func unsettled(visitID: UUID, on db: any Database) async throws -> [UploadIntent] {
+    func unsettled(visitID: UUID) async throws -> [UploadIntent] {
         try await db.sql.raw("""
             SELECT * FROM upload_intents
             WHERE visit_id = \(bind: visitID) AND status IN ('open', 'superseded')
@@ -52,20 +54,20 @@ enum UploadIntentStore {
     }
 
     /// The intent of one key.
-    static func find(key: String, on db: any Database) async throws -> UploadIntent? {
+    func find(key: String) async throws -> UploadIntent? {
         try await db.sql.raw("SELECT * FROM upload_intents WHERE storage_key = \(bind: key)").first()
             .map(UploadIntent.init(row:))
     }
 
     /// Every key ever issued for a visit (whatever became of it).
-    static func allKeys(visitID: UUID, on db: any Database) async throws -> [String] {
+    func allKeys(visitID: UUID) async throws -> [String] {
         try await db.sql.raw("SELECT storage_key FROM upload_intents WHERE visit_id = \(bind: visitID)").all()
             .map { try $0.decode(column: "storage_key", as: String.self) }
     }
 
     /// The embedded store's admission rule: a presigned upload to `key` is expected while its intent belongs to an
     /// existing visit, still waits for an object and its URL has not expired.
-    static func isLive(key: String, now: Date, on db: any Database) async throws -> Bool {
+    func isLive(key: String, now: Date) async throws -> Bool {
         let rows = try await db.sql.raw("""
             SELECT id FROM upload_intents
             WHERE storage_key = \(bind: key) AND visit_id IS NOT NULL AND status IN ('open', 'superseded')
@@ -75,7 +77,7 @@ enum UploadIntentStore {
     }
 
     /// True while some upload URL of the visit can still be used (the visit must not be deleted meanwhile).
-    static func hasUsableURL(visitID: UUID, now: Date, on db: any Database) async throws -> Bool {
+    func hasUsableURL(visitID: UUID, now: Date) async throws -> Bool {
         let rows = try await db.sql.raw("""
             SELECT id FROM upload_intents
             WHERE visit_id = \(bind: visitID) AND status IN ('open', 'superseded') AND expires_at > \(bind: now)
@@ -84,7 +86,7 @@ enum UploadIntentStore {
     }
 
     /// Marks intents whose objects were attached to their visit; only rows still waiting change.
-    static func markLanded(_ ids: [UUID], now: Date, on db: any Database) async throws {
+    func markLanded(_ ids: [UUID], now: Date) async throws {
         guard !ids.isEmpty else { return }
         try await db.sql.raw("""
             UPDATE upload_intents SET status = 'landed', updated_at = \(bind: now)
@@ -93,7 +95,7 @@ enum UploadIntentStore {
     }
 
     /// The final check after the URL expired found nothing.
-    static func close(_ id: UUID, now: Date, on db: any Database) async throws {
+    func close(_ id: UUID, now: Date) async throws {
         try await db.sql.raw("""
             UPDATE upload_intents SET status = 'closed', updated_at = \(bind: now)
             WHERE id = \(bind: id) AND status IN ('open', 'superseded')

@@ -18,14 +18,14 @@ struct PasswordAccount: Decodable, Sendable {
 
 extension UserStore {
     /// The active user whose email is `email` (emails are unique case-insensitively), or nil.
-    static func activeAccount(email: String, on db: any Database) async throws -> PasswordAccount? {
+    func activeAccount(email: String) async throws -> PasswordAccount? {
         try await db.sql.raw("""
             SELECT id, email, username, full_name FROM users
             WHERE lower(email) = \(bind: email.lowercased()) AND is_active = \(bind: true)
             """).first(decoding: PasswordAccount.self)
     }
 
-    static func activeAccount(id: UUID, on db: any Database) async throws -> PasswordAccount? {
+    func activeAccount(id: UUID) async throws -> PasswordAccount? {
         try await db.sql.raw("""
             SELECT id, email, username, full_name FROM users WHERE id = \(bind: id) AND is_active = \(bind: true)
             """).first(decoding: PasswordAccount.self)
@@ -33,7 +33,7 @@ extension UserStore {
 
     /// Sets a new password hash and moves the token version on, so every token and console session minted before
     /// this commit is void (contract §2.1).
-    static func replacePassword(_ id: UUID, hash: String, now: Date, on db: any Database) async throws {
+    func replacePassword(_ id: UUID, hash: String, now: Date) async throws {
         try await db.sql.raw("""
             UPDATE users SET password_hash = \(bind: hash), credentials_changed_at = \(bind: now),
                 updated_at = \(bind: now), token_version = token_version + 1

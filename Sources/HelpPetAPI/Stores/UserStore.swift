@@ -30,8 +30,10 @@ struct CallerIdentityRow: Decodable, Sendable {
 }
 
 /// The SQL of the users aggregate that the read path needs.
-enum UserStore {
-    static func callerIdentity(_ id: UUID, on db: any Database) async throws -> CallerIdentityRow? {
+struct UserStore: Sendable {
+    let db: any Database
+
+    func callerIdentity(_ id: UUID) async throws -> CallerIdentityRow? {
         try await db.sql.raw("""
             SELECT users.id, users.role, users.practice_id, users.is_active, users.token_version,
                 pet_owners.id AS linked_pet_owner_id, users.username, users.full_name
@@ -41,26 +43,26 @@ enum UserStore {
     }
 
     /// Voids every token of a user (contract §2.1), in the transaction of the change that requires it.
-    static func incrementTokenVersion(_ id: UUID, on db: any Database) async throws {
+    func incrementTokenVersion(_ id: UUID) async throws {
         try await db.sql.raw("UPDATE users SET token_version = token_version + 1 WHERE id = \(bind: id)").run()
     }
 
     /// The caller's whole row, for the few routes that show or change it (the bearer check keeps only the identity).
-    static func callerUser(_ caller: Caller, on db: any Database) async throws -> User {
+    func callerUser(_ caller: Caller) async throws -> User {
         guard let user = try await User.find(caller.id, on: db) else {
             throw APIError.invalidCredentials
         }
         return user
     }
 
-    static func insert(_ user: User, on db: any Database) async throws {
+    func insert(_ user: User) async throws {
         try await user.create(on: db)
     }
 
     /// The practice a PENDING user asks to join (nil: none), only while still pending: an ADMIN who admitted the user
     /// meanwhile is not undone by a stale request.
-    static func setRequestedPractice(
-        _ practiceID: UUID?, ofPendingUser id: UUID, now: Date, on db: any Database
+    func setRequestedPractice(
+        _ practiceID: UUID?, ofPendingUser id: UUID, now: Date
     ) async throws {
         try await User.query(on: db)
             .filter(\.$id == id).filter(\.$roleValue == UserRole.pending.rawValue)
@@ -70,8 +72,8 @@ enum UserStore {
 
     /// Makes a PENDING user a member of `practiceID` with `role`, only while still pending (two concurrent self-service
     /// practice creations, or an ADMIN's approval meanwhile, leave one membership); false when no longer pending.
-    static func admitPendingUser(
-        _ id: UUID, role: UserRole, practiceID: UUID, now: Date, on db: any Database
+    func admitPendingUser(
+        _ id: UUID, role: UserRole, practiceID: UUID, now: Date
     ) async throws -> Bool {
         let admitted = try await db.sql.raw("""
             UPDATE users SET role = \(bind: role.rawValue), practice_id = \(bind: practiceID),
@@ -82,7 +84,7 @@ enum UserStore {
     }
 
     /// Links a pet-owner record to a new user unless another user was linked first (C4); false when it was.
-    static func linkPetOwner(_ ownerID: UUID, toUser userID: UUID, now: Date, on db: any Database) async throws -> Bool {
+    func linkPetOwner(_ ownerID: UUID, toUser userID: UUID, now: Date) async throws -> Bool {
         let linked = try await db.sql.raw("""
             UPDATE pet_owners SET user_id = \(bind: userID), updated_at = \(bind: now)
             WHERE id = \(bind: ownerID) AND user_id IS NULL RETURNING id
@@ -93,18 +95,18 @@ enum UserStore {
 
 extension UserStore {
     /// The user a login names; usernames are unique case-insensitively.
-    static func byUsername(_ username: String, on db: any Database) async throws -> User? {
+    func byUsername(_ username: String) async throws -> User? {
         try await User.query(on: db)
             .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased())).first()
     }
 
-    static func usernameTaken(_ username: String, on db: any Database) async throws -> Bool {
+    func usernameTaken(_ username: String) async throws -> Bool {
         try await User.query(on: db)
             .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased())).count() > 0
     }
 
     /// Whether a user other than `excluding` has the email, compared case-insensitively.
-    static func emailTaken(_ email: String, excluding: UUID?, on db: any Database) async throws -> Bool {
+    func emailTaken(_ email: String, excluding: UUID?) async throws -> Bool {
         let query = User.query(on: db).filter(.sql(unsafeRaw: "lower(email)"), .equal, .bind(email.lowercased()))
         if let excluding { query.filter(\.$id != excluding) }
         return try await query.count() > 0
@@ -116,7 +118,7 @@ extension UserStore {
     }
 
     /// Serializes writes that depend on a user (a vet's availability windows) on PostgreSQL.
-    static func lock(_ id: UUID, on db: any Database) async throws {
+    func lock(_ id: UUID) async throws {
         guard db.engine == .postgres else { return }
         _ = try await db.sql.raw("SELECT id FROM users WHERE id = \(bind: id) FOR UPDATE").all()
     }

@@ -4,7 +4,9 @@ import Foundation
 import SQLKit
 
 /// The addenda of visit notes (M0123): insert and list, nothing else.
-enum VisitAddendumStore {
+struct VisitAddendumStore: Sendable {
+    let db: any Database
+
     struct Row: Decodable, Sendable {
         let id: UUID
         let visitID: UUID
@@ -25,7 +27,7 @@ enum VisitAddendumStore {
 
     /// Appends at the next position; two concurrent appends to one visit may pick the same one, and the loser of
     /// the unique constraint tries again.
-    static func insert(visit: UUID, author: UUID, text: String, now: Date, on db: any Database) async throws -> UUID {
+    func insert(visit: UUID, author: UUID, text: String, now: Date) async throws -> UUID {
         let id = UUID()
         for attempt in 1...5 {
             do {
@@ -44,7 +46,7 @@ enum VisitAddendumStore {
     }
 
     /// Oldest first (the order they were written in), with each author's name.
-    static func list(visit: UUID, on db: any Database) async throws -> [Row] {
+    func list(visit: UUID) async throws -> [Row] {
         try await db.sql.raw("""
             SELECT a.id, a.visit_id, a.author_id, u.full_name AS author_name, a.text, a.created_at
             FROM visit_addenda a JOIN users u ON u.id = a.author_id

@@ -5,7 +5,9 @@ import SQLKit
 
 /// The clinic console's visit page read: the visit with its pet, owner, practice and appointment, scoped to the
 /// caller in the SQL (a visit the caller may not see is not returned), in one statement.
-enum VisitConsoleStore {
+struct VisitConsoleStore: Sendable {
+    let db: any Database
+
     /// The visit's own columns (`VisitRow`, as every visit read decodes them) and what the page shows around it.
     struct Row: Decodable, Sendable {
         let visit: VisitRow
@@ -39,7 +41,7 @@ enum VisitConsoleStore {
         }
     }
 
-    static func visit(_ id: UUID, for caller: Caller, on db: any Database) async throws -> Row? {
+    func visit(_ id: UUID, for caller: Caller) async throws -> Row? {
         try await db.sql.raw("""
             SELECT \(unsafeRaw: TranscriptStore.visitColumns),
                 p.name AS pet_name, p.species AS pet_species,

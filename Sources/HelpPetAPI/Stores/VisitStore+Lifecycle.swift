@@ -12,22 +12,22 @@ extension VisitStore {
     // MARK: Rows written whole
 
     /// A manual transcript (`POST /visit-transcripts`), built by the controller.
-    static func insert(_ visit: Visit, on db: any Database) async throws {
+    func insert(_ visit: Visit) async throws {
         try await visit.create(on: db)
     }
 
     /// An ADMIN's delete of a visit (its jobs cascade; its upload intents are left dead, visit_id NULL).
-    static func delete(_ visit: Visit, on db: any Database) async throws {
+    func delete(_ visit: Visit) async throws {
         try await visit.delete(on: db)
     }
 
     /// The visits of `petIDs` in an appointment, for the caller to check before `deleteVisits`.
-    static func visits(ofAppointment id: UUID, pets petIDs: [UUID], on db: any Database) async throws -> [Visit] {
+    func visits(ofAppointment id: UUID, pets petIDs: [UUID]) async throws -> [Visit] {
         try await Visit.query(on: db).filter(\.$appointmentID == id).filter(\.$petID ~~ petIDs).all()
     }
 
     /// Pets removed from an appointment take their pending visits with them.
-    static func deleteVisits(_ visits: [Visit], on db: any Database) async throws {
+    func deleteVisits(_ visits: [Visit]) async throws {
         for visit in visits { try await visit.delete(on: db) }
     }
 
@@ -35,16 +35,16 @@ extension VisitStore {
 
     /// The legacy upload's own slot: `INSERT … ON CONFLICT DO NOTHING RETURNING id`, reserved now; false when the
     /// slot exists already.
-    static func insertLegacyReservation(
+    func insertLegacyReservation(
         id: UUID, petID: UUID, practiceID: UUID, appointmentID: UUID, visitDate: Date, key: String,
-        metadata: [String: JSONValue], createdBy: UUID, now: Date, on db: any Database
+        metadata: [String: JSONValue], createdBy: UUID, now: Date
     ) async throws -> Bool {
         let rows = try await db.sql.raw("""
             INSERT INTO visits (id, pet_id, practice_id, appointment_id, source, state, visit_date, full_text,
                 storage_key, attempt, upload_method, reserved_at, metadata, created_by, created_at, updated_at)
             VALUES (\(bind: id), \(bind: petID), \(bind: practiceID), \(bind: appointmentID),
                 'recording', 'new', \(bind: visitDate), '', \(bind: key), 1, 'multipart',
-                \(bind: now), \(try VisitStore.jsonValue(metadata, on: db)), \(bind: createdBy), \(bind: now),
+                \(bind: now), \(try jsonValue(metadata)), \(bind: createdBy), \(bind: now),
                 \(bind: now))
             ON CONFLICT DO NOTHING RETURNING id
             """).all()
@@ -52,8 +52,8 @@ extension VisitStore {
     }
 
     /// A legacy upload takes over a `new` visit: its key, attempt and reservation.
-    static func reserveForLegacyUpload(
-        _ id: UUID, key: String, attempt: Int, metadata: SQLQueryString, now: Date, on db: any Database
+    func reserveForLegacyUpload(
+        _ id: UUID, key: String, attempt: Int, metadata: SQLQueryString, now: Date
     ) async throws {
         try await db.sql.raw("""
             UPDATE visits SET storage_key = \(bind: key), attempt = \(bind: attempt), upload_method = 'multipart',
@@ -63,14 +63,14 @@ extension VisitStore {
     }
 
     /// Storing failed: the slot the legacy upload inserted goes away (only that reservation's).
-    static func deleteLegacyReservation(_ id: UUID, reservedAt: Date, on db: any Database) async throws {
+    func deleteLegacyReservation(_ id: UUID, reservedAt: Date) async throws {
         try await db.sql.raw("""
             DELETE FROM visits WHERE id = \(bind: id) AND state = 'new' AND reserved_at = \(bind: reservedAt)
             """).run()
     }
 
     /// Storing failed on a taken-over visit: it stays `new`, its reservation released.
-    static func releaseLegacyReservation(_ id: UUID, reservedAt: Date, on db: any Database) async throws {
+    func releaseLegacyReservation(_ id: UUID, reservedAt: Date) async throws {
         try await db.sql.raw("""
             UPDATE visits SET reserved_at = NULL WHERE id = \(bind: id) AND state = 'new'
                 AND reserved_at = \(bind: reservedAt)
@@ -80,8 +80,8 @@ extension VisitStore {
     // MARK: Completion and the reconciler
 
     /// The recording landed under `key`: the visit goes to `processing`.
-    static func markUploaded(
-        _ id: UUID, key: String, uploadMethod: String, metadata: SQLQueryString, now: Date, on db: any Database
+    func markUploaded(
+        _ id: UUID, key: String, uploadMethod: String, metadata: SQLQueryString, now: Date
     ) async throws {
         try await db.sql.raw("""
             UPDATE visits SET state = 'processing', storage_key = \(bind: key),
@@ -93,9 +93,8 @@ extension VisitStore {
 
     /// A metadata change of the server's own (previous recordings, the job id, progress), with or without
     /// `updated_at` (the worker's progress and a re-queued job are not changes a user made).
-    static func setMetadata(
-        _ id: UUID, _ metadata: SQLQueryString, touching now: Date?, onlyWhileProcessingAt key: String? = nil,
-        on db: any Database
+    func setMetadata(
+        _ id: UUID, _ metadata: SQLQueryString, touching now: Date?, onlyWhileProcessingAt key: String? = nil
     ) async throws {
         let touch: SQLQueryString = now.map { ", updated_at = \(bind: $0)" } ?? ""
         let guardState: SQLQueryString = key.map { " AND state = 'processing' AND storage_key = \(bind: $0)" } ?? ""
@@ -105,8 +104,8 @@ extension VisitStore {
     }
 
     /// A pending slot whose every upload URL expired with nothing uploaded: removed, unless it changed meanwhile.
-    static func deleteAbandonedSlot(
-        _ id: UUID, key: String, uploadURLIssuedAt: Date?, reservedAt: Date?, on db: any Database
+    func deleteAbandonedSlot(
+        _ id: UUID, key: String, uploadURLIssuedAt: Date?, reservedAt: Date?
     ) async throws {
         try await db.sql.raw("""
             DELETE FROM visits WHERE id = \(bind: id) AND state = 'new' AND storage_key = \(bind: key)
@@ -116,7 +115,7 @@ extension VisitStore {
     }
 
     /// The reconciler looks again at `at`; an expired legacy reservation is released.
-    static func reconcileLater(_ id: UUID, key: String, at: Date, on db: any Database) async throws {
+    func reconcileLater(_ id: UUID, key: String, at: Date) async throws {
         try await db.sql.raw("""
             UPDATE visits SET reconcile_after = \(bind: at),
                 reserved_at = CASE WHEN upload_method = 'multipart' THEN NULL ELSE reserved_at END
@@ -127,9 +126,8 @@ extension VisitStore {
     // MARK: Transcription results
 
     /// The worker's transcript: `processed`, only while the visit still waits for it at `key`.
-    static func markProcessed(
-        _ id: UUID, key: String, fullText: String, summary: String?, metadata: SQLQueryString, now: Date,
-        on db: any Database
+    func markProcessed(
+        _ id: UUID, key: String, fullText: String, summary: String?, metadata: SQLQueryString, now: Date
     ) async throws {
         try await db.sql.raw("""
             UPDATE visits SET state = 'processed', full_text = \(bind: fullText), summary = \(bind: summary),
@@ -139,8 +137,8 @@ extension VisitStore {
     }
 
     /// The last attempt failed: `failed`, only while the visit still waits for it at `key`.
-    static func markFailed(
-        _ id: UUID, key: String, metadata: SQLQueryString, now: Date, on db: any Database
+    func markFailed(
+        _ id: UUID, key: String, metadata: SQLQueryString, now: Date
     ) async throws {
         try await db.sql.raw("""
             UPDATE visits SET state = 'failed', metadata = \(metadata), updated_at = \(bind: now)

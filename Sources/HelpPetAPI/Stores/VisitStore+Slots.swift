@@ -8,16 +8,16 @@ import SQLKit
 /// consent already given in it.
 extension VisitStore {
     /// The visit of the slot, if one was created.
-    static func visit(in slot: RecordingSlot, on db: any Database) async throws -> Visit? {
-        try await db.sql.raw("SELECT * FROM visits WHERE \(condition(slot, wholeAppointment: false)) LIMIT 1")
+    func visit(in slot: RecordingSlot) async throws -> Visit? {
+        try await db.sql.raw("SELECT * FROM visits WHERE \(Self.condition(slot, wholeAppointment: false)) LIMIT 1")
             .first()?.decode(fluentModel: Visit.self)
     }
 
     /// The first `metadata.recording_consent` stored in the slot's scope: any visit of the appointment (the owner is
     /// asked once per appointment, whichever pet is recorded first), or the pet's day slot.
-    static func storedConsent(in slot: RecordingSlot, on db: any Database) async throws -> JSONValue? {
+    func storedConsent(in slot: RecordingSlot) async throws -> JSONValue? {
         let visits = try await db.sql.raw("""
-            SELECT * FROM visits WHERE \(condition(slot, wholeAppointment: true)) ORDER BY created_at, id
+            SELECT * FROM visits WHERE \(Self.condition(slot, wholeAppointment: true)) ORDER BY created_at, id
             """).all().map { try $0.decode(fluentModel: Visit.self) }
         for visit in visits {
             if let consent = visit.metadata[RecordingConsent.metadataKey], case .object = consent { return consent }
@@ -42,7 +42,7 @@ extension VisitStore {
 
 extension AppointmentStore {
     /// Whether the pet is one of the appointment's pets.
-    static func hasPet(_ petID: UUID, appointment id: UUID, on db: any Database) async throws -> Bool {
+    func hasPet(_ petID: UUID, appointment id: UUID) async throws -> Bool {
         try await db.sql.raw("""
             SELECT 1 AS linked FROM appointment_pets WHERE appointment_id = \(bind: id) AND pet_id = \(bind: petID)
             """).first() != nil
@@ -51,7 +51,7 @@ extension AppointmentStore {
 
 extension PracticeStore {
     /// The practice row as the recording rules read it (its zone and consent setting); nil when it is gone.
-    static func practice(_ id: UUID, on db: any Database) async throws -> Practice? {
+    func practice(_ id: UUID) async throws -> Practice? {
         try await db.sql.raw("SELECT * FROM practices WHERE id = \(bind: id)").first()?.decode(fluentModel: Practice.self)
     }
 }

@@ -17,10 +17,12 @@ struct PlaybackRow: Decodable, Sendable {
 }
 
 /// Statements of the visits aggregate used by the recording read path.
-enum VisitStore {
+struct VisitStore: Sendable {
+    let db: any Database
+
     /// `GET /visit-transcripts/audio/playback/{id}`: the visit's recording columns if the caller may see the visit
     /// (CallerScope, inside the one statement); nil otherwise.
-    static func playback(_ id: UUID, for caller: Caller, on db: any Database) async throws -> PlaybackRow? {
+    func playback(_ id: UUID, for caller: Caller) async throws -> PlaybackRow? {
         try await db.sql.raw("""
             SELECT v.source, v.storage_key, v.metadata FROM visits v
             WHERE v.id = \(bind: id) AND \(CallerScope.visit("v", caller: caller))
@@ -32,9 +34,9 @@ enum VisitStore {
 extension VisitStore {
     /// A new recording slot: one `INSERT … ON CONFLICT DO NOTHING RETURNING id` under the slot's unique index;
     /// false when a concurrent request inserted the slot first.
-    static func insertRecordingSlot(
+    func insertRecordingSlot(
         id: UUID, petID: UUID, practiceID: UUID, appointmentID: UUID?, visitDate: Date, recordingDay: String?,
-        key: String, metadata: [String: JSONValue], createdBy: UUID, now: Date, on db: any Database
+        key: String, metadata: [String: JSONValue], createdBy: UUID, now: Date
     ) async throws -> Bool {
         let rows = try await db.sql.raw("""
             INSERT INTO visits (id, pet_id, practice_id, appointment_id, source, state, visit_date, recording_day,
@@ -42,7 +44,7 @@ extension VisitStore {
                 created_at, updated_at)
             VALUES (\(bind: id), \(bind: petID), \(bind: practiceID), \(bind: appointmentID),
                 'recording', 'new', \(bind: visitDate), \(bind: recordingDay), '', \(bind: key), 1, 'presigned_post',
-                \(bind: now), \(try VisitStore.jsonValue(metadata, on: db)), \(bind: createdBy),
+                \(bind: now), \(try jsonValue(metadata)), \(bind: createdBy),
                 \(bind: now), \(bind: now))
             ON CONFLICT DO NOTHING RETURNING id
             """).all()
@@ -51,8 +53,8 @@ extension VisitStore {
 
     /// A fresh upload URL for a pending slot (reissue), or for the next attempt of a replaced recording (`replace`
     /// also resets the transcript, the state and the attempt).
-    static func issueUpload(
-        _ id: UUID, key: String, metadata: SQLQueryString, replacingAttempt attempt: Int?, now: Date, on db: any Database
+    func issueUpload(
+        _ id: UUID, key: String, metadata: SQLQueryString, replacingAttempt attempt: Int?, now: Date
     ) async throws {
         if let attempt {
             try await db.sql.raw("""
@@ -73,7 +75,7 @@ extension VisitStore {
     }
 
     /// Staff's re-transcription: back to `processing` with the new job in the metadata.
-    static func markProcessing(_ id: UUID, metadata: SQLQueryString, now: Date, on db: any Database) async throws {
+    func markProcessing(_ id: UUID, metadata: SQLQueryString, now: Date) async throws {
         try await db.sql.raw("""
             UPDATE visits SET state = 'processing', metadata = \(metadata), updated_at = \(bind: now)
             WHERE id = \(bind: id)
@@ -81,9 +83,8 @@ extension VisitStore {
     }
 
     /// Staff's edit of a transcript.
-    static func updateTranscript(
-        _ id: UUID, metadata: SQLQueryString, fullText: String, summary: String?, state: VisitState, now: Date,
-        on db: any Database
+    func updateTranscript(
+        _ id: UUID, metadata: SQLQueryString, fullText: String, summary: String?, state: VisitState, now: Date
     ) async throws {
         try await db.sql.raw("""
             UPDATE visits SET metadata = \(metadata), full_text = \(bind: fullText), summary = \(bind: summary),

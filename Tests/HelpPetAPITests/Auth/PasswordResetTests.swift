@@ -35,9 +35,9 @@ import VaporTesting
         try await withTestApp { app in
             let oldToken = try await app.token(for: Demo.vet1)
             let sessionHash = ConsoleCredentials.hash("a-console-session")
-            try await ConsoleSessionStore.create(
+            try await ConsoleSessionStore(db: app.db).create(
                 tokenHash: sessionHash, userID: Demo.vet1.id, tokenVersion: 0, device: (nil, nil), now: Date(),
-                lifetime: 3600, maxLive: 20, on: app.db)
+                lifetime: 3600, maxLive: 20)
 
             let requested = try await app.post(Self.requestPath, json: ["email": "  VET1@helppet.ai "])
             #expect(requested.status == .accepted, "\(requested)")
@@ -54,7 +54,7 @@ import VaporTesting
             #expect(confirmed.json["message"].string == PasswordResets.changedMessage)
 
             expectError(try await app.get("/api/v1/users/me", token: oldToken), .unauthorized, "Could not validate credentials")
-            #expect(try await ConsoleSessionStore.live(tokenHash: sessionHash, now: Date(), on: app.db) == nil)
+            #expect(try await ConsoleSessionStore(db: app.db).live(tokenHash: sessionHash, now: Date()) == nil)
             let oldPassword = try await app.post("/api/v1/auth/token", json: ["username": "vet1", "password": "password123"])
             #expect(oldPassword.status == .unauthorized, "\(oldPassword)")
             let newPassword = try await app.post("/api/v1/auth/token", json: ["username": "vet1", "password": "a-brand-new-one"])

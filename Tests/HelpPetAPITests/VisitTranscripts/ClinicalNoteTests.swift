@@ -201,6 +201,6 @@ import VaporTesting
 /// What the worker would be handed for a practice's template key.
 enum VisitTemplateCheck {
     static func current(_ app: Application, key: String) async throws -> ClinicalNoteTemplate {
-        try await NoteTemplateStore.current(practiceID: Demo.practiceID, key: key, on: app.db)
+        try await NoteTemplateStore(db: app.db).current(practiceID: Demo.practiceID, key: key)
     }
 }
