@@ -207,6 +207,7 @@ let package = Package(
             name: "HelpPetAPITests",
             dependencies: [
                 "HelpPetAPI", "AppCore", "Transcription", "ServerTestSupport", "Push", "MailOutbox", "ServerAssembly",
+                "HelpPetWeb", "AutoDetailWeb", "WebConsole",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),

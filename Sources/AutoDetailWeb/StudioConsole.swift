@@ -16,9 +16,9 @@ public enum StudioConsole {
             assetsDirectory: Bundle.module.resourceURL!.appendingPathComponent("Assets", isDirectory: true),
             stylesheet: "studio.css",
             navigation: [
-                .init("Overview", "/"), .init("Bookings", "/bookings"), .init("Services", "/services"),
-                .init("Customers", "/customers"), .init("Studio settings", "/settings/studio"),
-                .init("API keys", "/settings/api-keys"),
+                .init("Overview", StudioPage.overview.path), .init("Bookings", StudioPage.bookingsWeek.path),
+                .init("Services", StudioPage.services.path), .init("Customers", StudioPage.customers.path),
+                .init("Studio settings", StudioPage.studioSettings.path), .init("API keys", StudioPage.apiKeys.path),
             ],
             signIn: StudioSignIn(), signInHeading: "Sign in to the studio",
             signInHint: "Use the AutoDetail Hub admin account.", passwordReset: StudioPasswordResetService())
@@ -40,7 +40,10 @@ struct StudioContext: Sendable {
     let chrome: ConsoleChrome
     let mount: ConsoleMount
 
-    func path(_ page: String) -> String { mount.path(page) }
+    /// A page's URL in this console (`StudioPage`), with an optional query.
+    func url(_ page: StudioPage, query: KeyValuePairs<String, String?> = [:]) -> String {
+        mount.url(page, query: query)
+    }
 
     func render(
         _ title: String, _ request: Request, status: HTTPResponseStatus = .ok, _ content: Node<HTML.BodyContext>

@@ -16,8 +16,8 @@ public enum ClinicConsole {
             assetsDirectory: Bundle.module.resourceURL!.appendingPathComponent("Assets", isDirectory: true),
             stylesheet: "clinic.css",
             navigation: [
-                .init("Day board", "/"), .init("Week", "/week"), .init("Owners & pets", "/owners"),
-                .init("Admin", "/admin"),
+                .init("Day board", ClinicPage.board.path), .init("Week", ClinicPage.week.path),
+                .init("Owners & pets", ClinicPage.owners.path), .init("Admin", ClinicPage.adminUsers.path),
             ],
             signIn: ClinicSignIn(), signInHeading: "Sign in to the clinic", passwordReset: ClinicPasswordResetService())
         ClinicPasswordReset.setConfirmPagePath(mount.path("/password-reset/confirm"), on: app)
@@ -43,7 +43,10 @@ struct ClinicContext: Sendable {
     let chrome: ConsoleChrome
     let mount: ConsoleMount
 
-    func path(_ page: String) -> String { mount.path(page) }
+    /// A page's URL in this console (`ClinicPage`), with an optional query.
+    func url(_ page: ClinicPage, query: KeyValuePairs<String, String?> = [:]) -> String {
+        mount.url(page, query: query)
+    }
 
     func render(
         _ title: String, _ request: Request, status: HTTPResponseStatus = .ok, scripts: [String] = [],
@@ -56,8 +59,8 @@ struct ClinicContext: Sendable {
     /// Owners see their pets only; the admin pages only administrators.
     private func navigation(for request: Request) -> [ConsoleChrome.NavItem] {
         guard let user = try? request.clinicUser else { return [] }
-        if user.isOwner { return [.init("My pets", "/my-pets")] }
+        if user.isOwner { return [.init("My pets", ClinicPage.myPets.path)] }
         if !user.isStaff { return [] }
-        return chrome.navigation.filter { $0.path != "/admin" || user.isAdmin }
+        return chrome.navigation.filter { $0.path != ClinicPage.adminUsers.path || user.isAdmin }
     }
 }

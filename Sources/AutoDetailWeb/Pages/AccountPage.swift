@@ -9,7 +9,7 @@ struct AccountPage: Sendable {
     let context: StudioContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("account", use: page)
+        routes.get(StudioPage.account, use: page)
     }
 
     @Sendable func page(request: Request) async throws -> Response {

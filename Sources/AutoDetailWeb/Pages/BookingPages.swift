@@ -11,21 +11,21 @@ struct BookingPages: Sendable {
     let context: StudioContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("bookings", use: week)
-        routes.get("bookings", "list", use: list)
-        routes.get("bookings", ":id", use: detail)
-        routes.get("bookings", ":id", "slots", use: slots)
-        routes.post("bookings", ":id", "reschedule", use: reschedule)
-        routes.get("bookings", ":id", "photos", ":photoId", "thumbnail", use: thumbnail)
+        routes.get(StudioPage.bookingsWeek, use: week)
+        routes.get(StudioPage.bookingsList, use: list)
+        routes.get(StudioPage.booking(.key), use: detail)
+        routes.get(StudioPage.bookingSlots(.key), use: slots)
+        routes.post(StudioPage.rescheduleBooking(.key), use: reschedule)
+        routes.get(StudioPage.photoThumbnail(booking: .key, photo: .key), use: thumbnail)
     }
 
-    func bookingPath(_ id: UUID) -> String { context.path("/bookings/\(id.uuidString.lowercased())") }
+    func bookingPath(_ id: UUID) -> String { context.url(.booking(.value(id))) }
 
     private func tabs(_ current: String) -> Node<HTML.BodyContext> {
         .nav(.class("tabs"), .attr("aria-label", "Bookings views"),
-             .a(.class("button"), .attr("href", context.path("/bookings")),
+             .a(.class("button"), .attr("href", context.url(.bookingsWeek)),
                 current == "week" ? .attr("aria-current", "page") : .empty, .text("Week")),
-             .a(.class("button"), .attr("href", context.path("/bookings/list")),
+             .a(.class("button"), .attr("href", context.url(.bookingsList)),
                 current == "list" ? .attr("aria-current", "page") : .empty, .text("List")))
     }
 
@@ -41,7 +41,7 @@ struct BookingPages: Sendable {
         let bookings = try await StudioReads.calendar(
             from: days.first!.start, to: days.last!.end, includeCancelled: false, request)
         let format = ConsoleDates(timezone: settings.timezone)
-        let weekLink = { (day: CalendarDay) in context.path("/bookings") + "?week=\(day.description)" }
+        let weekLink = { (day: CalendarDay) in context.url(.bookingsWeek, query: ["week": day.description]) }
         return context.render("Bookings", request, .div(
             .class("stack"),
             .div(.class("head"),
@@ -82,7 +82,7 @@ struct BookingPages: Sendable {
             .class("stack"),
             .div(.class("head"), .h1("Bookings"), tabs("list")),
             .form(
-                .class("filters card"), .attr("method", "get"), .attr("action", context.path("/bookings/list")),
+                .class("filters card"), .attr("method", "get"), .attr("action", context.url(.bookingsList)),
                 ConsoleForms.select("Status", name: "status",
                                     options: [("", "Any")] + statuses.map { ($0, StudioFormat.statusLabel($0)) },
                                     selected: status ?? ""),
@@ -122,7 +122,7 @@ struct BookingPages: Sendable {
     // MARK: Detail
 
     private func bookingID(_ request: Request) throws -> UUID {
-        guard let id = request.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+        guard let id = request.parameters.get(StudioPage.Key.id).flatMap(UUID.init(uuidString:)) else {
             throw APIError.notFound("Appointment not found")
         }
         return id
@@ -137,7 +137,7 @@ struct BookingPages: Sendable {
         let day = StudioReads.localPosition(b.start, zone: settings.timezone).day
         return context.render("Booking of \(b.clientName)", request, .div(
             .class("stack"),
-            .p(.a(.attr("href", context.path("/bookings") + "?week=\(day.description)"), .text("← Week of this booking"))),
+            .p(.a(.attr("href", context.url(.bookingsWeek, query: ["week": day.description])), .text("← Week of this booking"))),
             .div(.class("head"),
                  .h1(.safeText(b.clientName + " · " + format.dayAndDateTime(b.start))),
                  .span(.id("booking-status"), .class(StudioFormat.statusBadge(b.status)),
@@ -163,7 +163,7 @@ struct BookingPages: Sendable {
                         .dt("Plate"), .dd(.safeText(b.carPlate ?? "—"))
                     ),
                     .unwrap(b.installId) { install in
-                        .p(.a(.attr("href", context.path("/customers/\(install.uuidString.lowercased())")),
+                        .p(.a(.attr("href", context.url(.customer(.value(install)))),
                               .text("App customer profile and messages →")))
                     })
             ),
@@ -193,9 +193,9 @@ struct BookingPages: Sendable {
     }
 
     private func rescheduleSection(_ b: StudioBooking, day: CalendarDay) -> Node<HTML.BodyContext> {
-        let base = bookingPath(b.id)
         return .tag("section", .attr("class", "card"), .attr("id", "reschedule"), .attr("aria-labelledby", "reschedule-title"),
-            .attr("data-slots-url", base + "/slots"), .attr("data-move-url", base + "/reschedule"),
+            .attr("data-slots-url", context.url(.bookingSlots(.value(b.id)))),
+            .attr("data-move-url", context.url(.rescheduleBooking(.value(b.id)))),
             .h2(.id("reschedule-title"), .text("Reschedule")),
             .p(.class("muted"), .text("Only slots with a free bay are offered; the move is checked again when you pick one.")),
             .div(.class("row"),
@@ -217,7 +217,7 @@ struct BookingPages: Sendable {
                 .div(.class("photo"), .attr("data-photo-id", photo.id.uuidString.lowercased()),
                     .a(.attr("href", photo.url), .attr("target", "_blank"), .attr("rel", "noopener"),
                        .attr("aria-label", "\(title) photo of \(format.shortDateTime(photo.createdAt)), full size"),
-                       .void("img", .attr("src", bookingPath(b.id) + "/photos/\(photo.id.uuidString.lowercased())/thumbnail"),
+                       .void("img", .attr("src", context.url(.photoThumbnail(booking: .value(b.id), photo: .value(photo.id)))),
                              .attr("alt", "\(title) photo"), .attr("loading", "lazy"),
                              .attr("width", "160"), .attr("height", "120"))),
                     .div(.class("row"),
@@ -246,7 +246,7 @@ struct BookingPages: Sendable {
     /// A photo's cached thumbnail (`StudioThumbnails`), or the original when none can be made.
     @Sendable func thumbnail(request: Request) async throws -> Response {
         let id = try bookingID(request)
-        guard let photoID = request.parameters.get("photoId").flatMap(UUID.init(uuidString:)) else {
+        guard let photoID = request.parameters.get(StudioPage.Key.photo).flatMap(UUID.init(uuidString:)) else {
             throw APIError.notFound("Photo not found")
         }
         if let data = try await StudioThumbnails.thumbnail(photo: photoID, booking: id, request: request) {

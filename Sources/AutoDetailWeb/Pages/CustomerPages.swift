@@ -11,8 +11,8 @@ struct CustomerPages: Sendable {
     let context: StudioContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("customers", use: list)
-        routes.get("customers", ":id", use: detail)
+        routes.get(StudioPage.customers, use: list)
+        routes.get(StudioPage.customer(.key), use: detail)
     }
 
     @Sendable func list(request: Request) async throws -> Response {
@@ -24,7 +24,7 @@ struct CustomerPages: Sendable {
         return context.render("Customers", request, .div(
             .class("stack"),
             .h1("Customers (iPhone app)"),
-            .form(.class("filters card"), .attr("method", "get"), .attr("action", context.path("/customers")),
+            .form(.class("filters card"), .attr("method", "get"), .attr("action", context.url(.customers)),
                   ConsoleForms.field("Search", name: "search", value: search ?? "", type: "search",
                                      hint: "Name, plate, phone or key prefix"),
                   .button(.type(.submit), .class("primary"), .text("Search"))),
@@ -33,7 +33,7 @@ struct CustomerPages: Sendable {
                 .thead(.tr(.th("Customer"), .th("Car"), .th("Phone"), .th("Bookings"), .th("Last seen"), .th("Priority"))),
                 .tbody(.forEach(customers) { c in
                     .tr(
-                        .td(.a(.attr("href", context.path("/customers/\(c.id.uuidString.lowercased())")),
+                        .td(.a(.attr("href", context.url(.customer(.value(c.id)))),
                                .safeText(c.name ?? "(no profile) " + c.keyPrefix))),
                         .td(.safeText([c.carMake, c.carPlate].compactMap { $0 }.joined(separator: " · "))),
                         .td(.safeText(c.phone ?? "—")),
@@ -48,7 +48,7 @@ struct CustomerPages: Sendable {
     }
 
     @Sendable func detail(request: Request) async throws -> Response {
-        guard let id = request.parameters.get("id").flatMap(UUID.init(uuidString:)),
+        guard let id = request.parameters.get(StudioPage.Key.id).flatMap(UUID.init(uuidString:)),
             let (c, messages, bookings) = try await StudioReads.customer(id, request)
         else { throw APIError.notFound("iOS user not found") }
         let settings = try await StudioReads.settings(request)
@@ -56,7 +56,7 @@ struct CustomerPages: Sendable {
         let api = "/api/admin/ios-users/\(id.uuidString.lowercased())"
         return context.render(c.name ?? "Customer", request, .div(
             .class("stack"),
-            .p(.a(.attr("href", context.path("/customers")), .text("← Customers"))),
+            .p(.a(.attr("href", context.url(.customers)), .text("← Customers"))),
             .h1(.safeText(c.name ?? "Customer without a profile")),
             .div(.class("grid"),
                 .tag("section", .attr("class", "card"),
@@ -74,12 +74,12 @@ struct CustomerPages: Sendable {
                     .div(.class("row"),
                         .button(.type(.button), .class("danger"), .attr("data-api-action", "DELETE \(api)"),
                                 .attr("data-confirm", "Revoke this installation? Its key stops working at once, its profile and messages are deleted; its bookings stay."),
-                                .attr("data-then", context.path("/customers")), .text("Revoke install")))
+                                .attr("data-then", context.url(.customers)), .text("Revoke install")))
                 ),
                 .tag("section", .attr("class", "card"),
                     .h2("Send a message"),
                     .tag("form", .attr("data-api", "POST \(api)/message"), .attr("id", "message-form"),
-                         .attr("data-then", context.path("/customers/\(id.uuidString.lowercased())")),
+                         .attr("data-then", context.url(.customer(.value(id)))),
                         ConsoleForms.textArea("Message", name: "text", rows: 3, extra: [.attr("maxlength", "2000")]),
                         ConsoleForms.formError(),
                         .button(.type(.submit), .class("primary"), .text("Send"))),

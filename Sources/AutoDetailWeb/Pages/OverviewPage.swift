@@ -10,7 +10,7 @@ struct OverviewPage: Sendable {
     let context: StudioContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get(use: overview)
+        routes.get(StudioPage.overview, use: overview)
     }
 
     @Sendable func overview(request: Request) async throws -> Response {
@@ -24,7 +24,7 @@ struct OverviewPage: Sendable {
         let attention = try await StudioReads.attention(request)
         let lastDays = try await StudioReads.days(from: today.adding(days: -27), count: 28, request)
         let totals = try await StudioReads.dailyTotals(lastDays, request)
-        let link = { (id: UUID) in context.path("/bookings/\(id.uuidString.lowercased())") }
+        let link = { (id: UUID) in context.url(.booking(.value(id))) }
         return context.render("Overview", request, .div(
             .class("stack"),
             .h1(.safeText("\(settings.studioName) · \(format.dayTitle(today))")),

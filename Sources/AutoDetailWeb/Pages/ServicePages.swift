@@ -11,9 +11,9 @@ struct ServicePages: Sendable {
     let context: StudioContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("services", use: list)
-        routes.get("services", "new", use: create)
-        routes.get("services", ":id", use: edit)
+        routes.get(StudioPage.services, use: list)
+        routes.get(StudioPage.newService, use: create)
+        routes.get(StudioPage.service(.key), use: edit)
     }
 
     @Sendable func list(request: Request) async throws -> Response {
@@ -21,13 +21,13 @@ struct ServicePages: Sendable {
         return context.render("Services", request, .div(
             .class("stack"),
             .div(.class("head"), .h1("Services"),
-                 .a(.class("button primary"), .attr("href", context.path("/services/new")), .text("New service"))),
+                 .a(.class("button primary"), .attr("href", context.url(.newService)), .text("New service"))),
             services.isEmpty ? .p(.class("muted"), .text("No services yet.")) : .div(.class("table-wrap"), .table(
                 .id("services"),
                 .thead(.tr(.th("Name"), .th("Price"), .th("Duration"), .th("Status"))),
                 .tbody(.forEach(services) { s in
                     .tr(
-                        .td(.a(.attr("href", context.path("/services/\(s.id.uuidString.lowercased())")), .safeText(s.name)),
+                        .td(.a(.attr("href", context.url(.service(.value(s.id)))), .safeText(s.name)),
                             s.description.isEmpty ? .empty : .div(.class("muted"), .safeText(String(s.description.prefix(120))))),
                         .td(.class("num"), .safeText(StudioFormat.rub(s.priceRub))),
                         .td(.safeText(StudioFormat.minutes(s.durationMinutes))),
@@ -41,19 +41,19 @@ struct ServicePages: Sendable {
     @Sendable func create(request: Request) async throws -> Response {
         context.render("New service", request, .div(
             .class("stack"),
-            .p(.a(.attr("href", context.path("/services")), .text("← Services"))),
+            .p(.a(.attr("href", context.url(.services)), .text("← Services"))),
             .h1("New service"),
             form(nil)
         ))
     }
 
     @Sendable func edit(request: Request) async throws -> Response {
-        guard let id = request.parameters.get("id").flatMap(UUID.init(uuidString:)),
+        guard let id = request.parameters.get(StudioPage.Key.id).flatMap(UUID.init(uuidString:)),
             let service = try await StudioReads.service(id, request)
         else { throw APIError.notFound("Service not found") }
         return context.render(service.name, request, .div(
             .class("stack"),
-            .p(.a(.attr("href", context.path("/services")), .text("← Services"))),
+            .p(.a(.attr("href", context.url(.services)), .text("← Services"))),
             .h1(.safeText(service.name)),
             form(service)
         ))
@@ -62,7 +62,7 @@ struct ServicePages: Sendable {
     private func form(_ s: StudioService?) -> Node<HTML.BodyContext> {
         let api = s.map { "PUT /api/admin/services/\($0.id.uuidString.lowercased())" } ?? "POST /api/admin/services"
         return .tag("form", .attr("class", "card"), .attr("id", "service-form"), .attr("data-api", api),
-            .attr("data-then", context.path("/services")),
+            .attr("data-then", context.url(.services)),
             ConsoleForms.field("Name", name: "name", value: s?.name ?? "", required: true, hint: "2–100 characters.",
                                extra: [.attr("maxlength", "100")]),
             ConsoleForms.textArea("Description", name: "description", value: s?.description ?? "", rows: 3,

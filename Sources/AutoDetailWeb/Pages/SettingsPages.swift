@@ -10,9 +10,9 @@ struct SettingsPages: Sendable {
     let context: StudioContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("settings") { request -> Response in request.redirect(to: context.path("/settings/studio")) }
-        routes.get("settings", "api-keys", use: apiKeys)
-        routes.get("settings", "studio", use: studio)
+        routes.get(StudioPage.settings) { request -> Response in request.redirect(to: context.url(.studioSettings)) }
+        routes.get(StudioPage.apiKeys, use: apiKeys)
+        routes.get(StudioPage.studioSettings, use: studio)
     }
 
     @Sendable func apiKeys(request: Request) async throws -> Response {

@@ -61,7 +61,7 @@ async function boot(section) {
     appointmentId: section.dataset.appointmentId,
     appointmentTitle: section.dataset.appointmentTitle,
     zone: section.dataset.practiceZone,
-    visitBase: section.dataset.visitBase,
+    visitLink: section.dataset.visitLink,
     askConsent: () => askConsent(section),
     announce: (text) => announce(section, text),
     hold,

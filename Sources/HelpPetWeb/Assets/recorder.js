@@ -49,7 +49,7 @@ async function sha256(blob) {
 }
 
 export class PetRecorder {
-  /** `page`: { vault, appointmentId, zone, visitBase, askConsent(): Promise<{consent}|null>, locks } */
+  /** `page`: { vault, appointmentId, zone, visitLink, askConsent(): Promise<{consent}|null>, locks } */
   constructor(card, page) {
     this.card = card;
     this.page = page;
@@ -220,7 +220,7 @@ export class PetRecorder {
       this.card.dataset.hasRecording = "true";
       this.button("record").textContent = "Record again";
       const link = this.part("visit-link");
-      link.href = this.page.visitBase + visit.uuid;
+      link.href = this.page.visitLink.replace("{id}", visit.uuid);
       link.hidden = false;
       progress.hidden = true;
       this.setState(visit.state === "processed" ? "transcribed" : "processing", "Uploaded. Transcribing…");

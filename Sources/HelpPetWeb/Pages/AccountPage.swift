@@ -8,7 +8,7 @@ struct AccountPage: Sendable {
     let context: ClinicContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("account", use: page)
+        routes.get(ClinicPage.account, use: page)
     }
 
     @Sendable func page(request: Request) async throws -> Response {

@@ -10,9 +10,9 @@ struct AdminPages: Sendable {
     let context: ClinicContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("admin", use: users)
-        routes.get("admin", "users", ":user_id", use: user)
-        routes.get("admin", "practices", use: practices)
+        routes.get(ClinicPage.adminUsers, use: users)
+        routes.get(ClinicPage.adminUser(.key), use: user)
+        routes.get(ClinicPage.adminPractices, use: practices)
     }
 
     static let roles: [(String, String)] = [
@@ -33,7 +33,7 @@ struct AdminPages: Sendable {
                 .thead(.tr(.th("Username"), .th("Name"), .th("Role"), .th("Practice"), .th("Status"))),
                 .tbody(.forEach(users) { user in
                     .tr(
-                        .td(.a(.attr("href", context.path("/admin/users/\(PageParts.lower(user.id))")), .safeText(user.username))),
+                        .td(.a(.attr("href", context.url(.adminUser(.value(user.id)))), .safeText(user.username))),
                         .td(.safeText(user.fullName)),
                         .td(.safeText(ClinicSessionMiddleware.roleLabel(user.role))),
                         .td(.safeText(user.practiceID.flatMap { practiceName[$0] } ?? "—")),
@@ -42,7 +42,7 @@ struct AdminPages: Sendable {
                 })
             )),
             .section(.class("card stack narrow"), .h2("New user"),
-                PageParts.apiForm("POST", "/api/v1/users", then: context.path("/admin/users/{id}"), [
+                PageParts.apiForm("POST", "/api/v1/users", then: context.url(.adminUser(.placeholder)), [
                     ConsoleForms.field("Username", name: "username", required: true),
                     ConsoleForms.field("Full name", name: "full_name", required: true),
                     ConsoleForms.field("Email", name: "email", type: "email", required: true),
@@ -60,7 +60,7 @@ struct AdminPages: Sendable {
     }
 
     @Sendable func user(request: Request) async throws -> Response {
-        let id = try PageParts.uuidParameter(request, "user_id", notFound: "User not found")
+        let id = try PageParts.uuidParameter(request, ClinicPage.Key.user, notFound: "User not found")
         guard let user = try await ClinicAdmin.users(request: request).first(where: { $0.id == id }) else {
             throw APIError.notFound("User not found")
         }
@@ -113,7 +113,7 @@ struct AdminPages: Sendable {
             .forEach(practices) { practice in
                 .tag("details", .class("card"),
                     .tag("summary", .safeText("\(practice.name) · \(practice.timezone)\(practice.isActive ? "" : " · inactive")")),
-                    .p(.a(.attr("href", context.path("/admin/practices/\(PageParts.lower(practice.id))/invites")),
+                    .p(.a(.attr("href", context.url(.practiceInvites(practice: .value(practice.id)))),
                           .safeText("Invitations of \(practice.name)"))),
                     PageParts.apiForm("PUT", "/api/v1/practices/\(PageParts.lower(practice.id))", done: "Practice saved",
                                       practiceFields(practice), submit: "Save practice"),
@@ -122,7 +122,7 @@ struct AdminPages: Sendable {
                                     clock: ConsoleDates(zone: TimeZone.stored(practice.timezone))).render())
             },
             .section(.class("card stack narrow"), .h2("New practice"),
-                     PageParts.apiForm("POST", "/api/v1/practices", then: context.path("/admin/practices"),
+                     PageParts.apiForm("POST", "/api/v1/practices", then: context.url(.adminPractices),
                                        practiceFields(nil), submit: "Create practice"))
         ))
     }
@@ -193,8 +193,8 @@ struct AdminPages: Sendable {
 
     private func tabs(current: String) -> Node<HTML.BodyContext> {
         .nav(.class("row tabs"), .attr("aria-label", "Administration"),
-             .a(.attr("href", context.path("/admin")), current == "users" ? .attr("aria-current", "page") : .empty, .text("Users")),
-             .a(.attr("href", context.path("/admin/practices")), current == "practices" ? .attr("aria-current", "page") : .empty,
+             .a(.attr("href", context.url(.adminUsers)), current == "users" ? .attr("aria-current", "page") : .empty, .text("Users")),
+             .a(.attr("href", context.url(.adminPractices)), current == "practices" ? .attr("aria-current", "page") : .empty,
                 .text("Practices")))
     }
 }

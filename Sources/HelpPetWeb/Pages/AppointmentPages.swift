@@ -12,14 +12,14 @@ struct AppointmentPages: Sendable {
     let context: ClinicContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("appointments", ":appointment_id", use: page)
+        routes.get(ClinicPage.appointment(.key), use: page)
     }
 
     @Sendable func page(request: Request) async throws -> Response {
         let user = try request.clinicUser
         // Owners and users awaiting approval get the API's answer for an appointment they may not open.
         guard user.isStaff else { throw APIError.notFound("Appointment not found") }
-        let id = try PageParts.uuidParameter(request, "appointment_id", notFound: "Appointment not found")
+        let id = try PageParts.uuidParameter(request, ClinicPage.Key.appointment, notFound: "Appointment not found")
         let detail = try await ClinicAppointment.detail(request: request, id: id)
         let vets = try await ClinicAppointment.vets(request: request, practiceID: detail.practice.id)
         let deliveries = try await ClinicNotifications.appointmentDeliveries(id, request: request)
@@ -46,7 +46,7 @@ struct AppointmentView {
         return .div(
             .class("stack appointment-page"),
             .tag("link", .attr("rel", "stylesheet"), .attr("href", context.chrome.assets.url("recorder.css"))),
-            .p(.a(.attr("href", context.path("/") + "?date=\(day)"), .text("← Day board"))),
+            .p(.a(.attr("href", context.url(.board, query: ["date": day.description])), .text("← Day board"))),
             .div(
                 .class("row"),
                 .h1(.safeText(detail.title)),

@@ -21,7 +21,7 @@ struct AppointmentRecorderView {
             .attr("data-practice-zone", detail.practice.timezone.identifier),
             .attr("data-consent-required", detail.consentRequired ? "true" : "false"),
             .attr("data-consent-given", detail.consent == nil ? "false" : "true"),
-            .attr("data-visit-base", context.path("/visits/")),
+            .attr("data-visit-link", context.url(.visit(.placeholder))),
             .h2(.id("recorders-title"), .text("Recordings")),
             .if(cancelled, .p(.class("muted"), .text("This appointment is cancelled: nothing can be recorded for it."))),
             .p(.class("muted recorder-support"), .attr("hidden", "hidden"),
@@ -93,7 +93,7 @@ struct AppointmentRecorderView {
             .tag("audio", .attr("data-role", "player"), .attr("controls", "controls"), .attr("preload", "none"),
                  .attr("hidden", "hidden"), .attr("aria-label", "Recording of \(pet.name)")),
             .p(.class("recorder-links"),
-               .a(.attr("data-role", "visit-link"), .attr("href", pet.visitID == nil ? "#" : context.path("/visits/\(visitID)")),
+               .a(.attr("data-role", "visit-link"), .attr("href", pet.visitID.map { context.url(.visit(.value($0))) } ?? "#"),
                   pet.visitID == nil || pet.recordingState == "uploading" && !pet.hasRecording ? .attr("hidden", "hidden") : .empty,
                   .text("Open visit and transcript")),
                .if(pet.previousRecordings > 0, .span(.class("muted"), .safeText(

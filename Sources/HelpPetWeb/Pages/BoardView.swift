@@ -57,7 +57,7 @@ struct BoardView {
                 .div(.class("spacer")),
                 .span(.class("muted"), .safeText(Labels.type(appointment.type)))
             ),
-            .h3(.a(.attr("href", context.path("/appointments/\(id)")), .safeText(appointment.title))),
+            .h3(.a(.attr("href", context.url(.appointment(.value(appointment.id)))), .safeText(appointment.title))),
             .p(.class("muted"), .safeText("Owner: \(appointment.ownerName)"),
                .unwrap(appointment.vetName) { .safeText(" · \($0)") }),
             .ul(.class("pets"), .forEach(appointment.pets) { pet in

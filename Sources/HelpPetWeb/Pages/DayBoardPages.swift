@@ -15,8 +15,8 @@ struct DayBoardPages: Sendable {
     enum Layout: String { case status, vets }
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get(use: page)
-        routes.get("board", use: fragment)
+        routes.get(ClinicPage.board, use: page)
+        routes.get(ClinicPage.boardFragment, use: fragment)
     }
 
     struct Selection {
@@ -41,7 +41,7 @@ struct DayBoardPages: Sendable {
 
     @Sendable func page(request: Request) async throws -> Response {
         let user = try request.clinicUser
-        if user.isOwner { return request.redirect(to: context.path("/my-pets")) }
+        if user.isOwner { return request.redirect(to: context.url(.myPets)) }
         if !user.isStaff { return PendingPage(context: context).render(request) }
         let selection = try Self.selection(request)
         // The stamp is read before the rows: a change in between costs one extra render, never a stale board.
@@ -70,7 +70,7 @@ struct DayBoardPages: Sendable {
                 dayNavigation(window: window, selection: selection)
             ),
             .div(
-                .id("board"), .attr("data-poll", context.path("/board") + "?" + query),
+                .id("board"), .attr("data-poll", context.url(.boardFragment) + "?" + query),
                 .attr("data-etag", PartialResponse.etag(version ?? board)), .raw(board))
         ))
     }
@@ -102,18 +102,18 @@ struct DayBoardPages: Sendable {
     private func dayNavigation(window: ScheduleWindow, selection: Selection) -> Node<HTML.BodyContext> {
         let practice = window.practice.id.uuidString.lowercased()
         func link(_ day: CalendarDay, layout: Layout) -> String {
-            context.path("/") + "?date=\(day)&layout=\(layout.rawValue)&practice=\(practice)"
+            context.url(.board, query: ["date": day.description, "layout": layout.rawValue, "practice": practice])
         }
         return .div(
             .class("row"),
             .a(.class("button"), .attr("href", link(window.firstDay.adding(days: -1), layout: selection.layout)),
                .attr("aria-label", "Previous day"), .text("← Previous")),
-            .a(.class("button"), .attr("href", context.path("/") + "?layout=\(selection.layout.rawValue)&practice=\(practice)"),
+            .a(.class("button"), .attr("href", context.url(.board, query: ["layout": selection.layout.rawValue, "practice": practice])),
                .text("Today")),
             .a(.class("button"), .attr("href", link(window.firstDay.adding(days: 1), layout: selection.layout)),
                .attr("aria-label", "Next day"), .text("Next →")),
             .form(
-                .attr("method", "get"), .attr("action", context.path("/")), .class("row"),
+                .attr("method", "get"), .attr("action", context.url(.board)), .class("row"),
                 .tag("label", .attr("for", "board-date"), .class("visually-hidden"), .text("Date")),
                 .void("input", .attr("type", "date"), .attr("id", "board-date"), .attr("name", "date"),
                       .attr("value", window.firstDay.description)),

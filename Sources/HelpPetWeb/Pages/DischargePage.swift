@@ -11,11 +11,11 @@ struct DischargePage: Sendable {
     let context: ClinicContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("visits", ":visit_id", "discharge", use: page)
+        routes.get(ClinicPage.discharge(visit: .key), use: page)
     }
 
     @Sendable func page(request: Request) async throws -> Response {
-        let id = try PageParts.uuidParameter(request, "visit_id", notFound: "Visit not found")
+        let id = try PageParts.uuidParameter(request, ClinicPage.Key.visit, notFound: "Visit not found")
         let instructions = try await ClinicVisit.discharge(request: request, id: id)
         let title = "Discharge instructions for \(instructions.petName)"
         return context.render(title, request, scripts: ["discharge.js"], Self.render(instructions))

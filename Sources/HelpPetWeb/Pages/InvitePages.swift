@@ -11,11 +11,11 @@ struct InvitePages: Sendable {
     let context: ClinicContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("admin", "practices", ":practice_id", "invites", use: invites)
+        routes.get(ClinicPage.practiceInvites(practice: .key), use: invites)
     }
 
     @Sendable func invites(request: Request) async throws -> Response {
-        let id = try PageParts.uuidParameter(request, "practice_id", notFound: "Practice not found")
+        let id = try PageParts.uuidParameter(request, ClinicPage.Key.practice, notFound: "Practice not found")
         guard let practice = try await ClinicAdmin.practices(request: request).first(where: { $0.id == id }) else {
             throw APIError.notFound("Practice not found")
         }
@@ -46,14 +46,14 @@ struct InvitePages: Sendable {
         return context.render("Invitations: \(practice.name)", request, .div(
             .class("stack"),
             .nav(.class("row tabs"), .attr("aria-label", "Administration"),
-                 .a(.attr("href", context.path("/admin")), .text("Users")),
-                 .a(.attr("href", context.path("/admin/practices")), .attr("aria-current", "page"), .text("Practices"))),
+                 .a(.attr("href", context.url(.adminUsers)), .text("Users")),
+                 .a(.attr("href", context.url(.adminPractices)), .attr("aria-current", "page"), .text("Practices"))),
             .h1(.safeText("Invitations: \(practice.name)")),
             .section(.class("card stack narrow"), .attr("aria-labelledby", "invite-heading"),
                 .h2(.id("invite-heading"), .text("Invite by email")),
                 .p(.class("muted"), .text(
                     "The invited person gets an email with a code; after signing up with that address they join this practice as vet staff.")),
-                PageParts.apiForm("POST", path, then: context.path("/admin/practices/\(PageParts.lower(id))/invites"), [
+                PageParts.apiForm("POST", path, then: context.url(.practiceInvites(practice: .value(id))), [
                     ConsoleForms.field("Email", name: "email", type: "email", required: true,
                                        extra: [.attr("autocomplete", "off")]),
                     ConsoleForms.field("Valid for (days)", name: "expiration_days", value: "7", type: "number",

@@ -10,9 +10,9 @@ struct OwnerPages: Sendable {
     let context: ClinicContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("owners", use: search)
-        routes.get("owners", "new", use: newOwner)
-        routes.get("owners", ":owner_id", use: show)
+        routes.get(ClinicPage.owners, use: search)
+        routes.get(ClinicPage.newOwner, use: newOwner)
+        routes.get(ClinicPage.owner(.key), use: show)
     }
 
     @Sendable func search(request: Request) async throws -> Response {
@@ -22,9 +22,9 @@ struct OwnerPages: Sendable {
         return context.render("Owners & pets", request, .div(
             .class("stack"),
             .div(.class("row"), .h1("Owners & pets"), .div(.class("spacer")),
-                 .a(.class("button primary"), .attr("href", context.path("/owners/new")), .text("New owner"))),
+                 .a(.class("button primary"), .attr("href", context.url(.newOwner)), .text("New owner"))),
             .form(
-                .attr("method", "get"), .attr("action", context.path("/owners")), .attr("role", "search"), .class("row"),
+                .attr("method", "get"), .attr("action", context.url(.owners)), .attr("role", "search"), .class("row"),
                 .tag("label", .attr("for", "owner-search"), .text("Search")),
                 .void("input", .attr("id", "owner-search"), .attr("type", "search"), .attr("name", "q"),
                       .attr("value", text), .attr("placeholder", "Name, phone, email or pet"), .attr("maxlength", "100")),
@@ -35,10 +35,10 @@ struct OwnerPages: Sendable {
                 .thead(.tr(.th("Owner"), .th("Email"), .th("Phone"), .th("Pets"))),
                 .tbody(.forEach(owners) { owner in
                     .tr(
-                        .td(.a(.attr("href", context.path("/owners/\(PageParts.lower(owner.id))")), .safeText(owner.name))),
+                        .td(.a(.attr("href", context.url(.owner(.value(owner.id)))), .safeText(owner.name))),
                         .td(.safeText(owner.email)), .td(.safeText(owner.phone ?? "")),
                         .td(.forEach(owner.pets) { pet in
-                            .group(.a(.attr("href", context.path("/pets/\(PageParts.lower(pet.id))")),
+                            .group(.a(.attr("href", context.url(.pet(.value(pet.id)))),
                                       .class(pet.isActive ? "pet-link" : "pet-link muted"), .safeText(pet.name)),
                                    .text(" "))
                         })
@@ -54,7 +54,7 @@ struct OwnerPages: Sendable {
         return context.render("New owner", request, .div(
             .class("card stack narrow"),
             .h1("New owner"),
-            PageParts.apiForm("POST", "/api/v1/pet-owners", then: context.path("/owners/{id}"), ownerFields(nil)
+            PageParts.apiForm("POST", "/api/v1/pet-owners", then: context.url(.owner(.placeholder)), ownerFields(nil)
                 + (user.isAdmin ? [ConsoleForms.select(
                     "Practice", name: "practice_id", options: practices.map { (PageParts.lower($0.id), $0.name) },
                     selected: nil)] : []),
@@ -64,7 +64,7 @@ struct OwnerPages: Sendable {
 
     @Sendable func show(request: Request) async throws -> Response {
         try requireStaff(request)
-        let id = try PageParts.uuidParameter(request, "owner_id", notFound: "Pet owner not found")
+        let id = try PageParts.uuidParameter(request, ClinicPage.Key.owner, notFound: "Pet owner not found")
         let owner = try await ClinicOwners.owner(request: request, id: id)
         return context.render(owner.name, request, .div(
             .class("stack"),
@@ -74,10 +74,10 @@ struct OwnerPages: Sendable {
                 .section(.class("card stack"), .h2("Pets"),
                     .if(owner.pets.isEmpty, .p(.class("muted"), .text("No pets yet."))),
                     .ul(.forEach(owner.pets) { pet in
-                        .li(.a(.attr("href", context.path("/pets/\(PageParts.lower(pet.id))")), .safeText(pet.name)),
+                        .li(.a(.attr("href", context.url(.pet(.value(pet.id)))), .safeText(pet.name)),
                             .span(.class("muted"), .safeText(" \(pet.species)\(pet.isActive ? "" : " · inactive")")))
                     }),
-                    .a(.class("button"), .attr("href", context.path("/pets/new?owner=\(PageParts.lower(owner.id))")),
+                    .a(.class("button"), .attr("href", context.url(.newPet, query: ["owner": PageParts.lower(owner.id)])),
                        .text("Add a pet"))),
                 .section(.class("card stack"), .h2("Contact details"),
                     PageParts.apiForm("PUT", "/api/v1/pet-owners/\(PageParts.lower(owner.id))", done: "Owner saved",

@@ -11,22 +11,21 @@ struct PetPages: Sendable {
     let context: ClinicContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("pets", "new", use: newPet)
-        routes.get("pets", ":pet_id", use: show)
-        routes.get("pets", ":pet_id", "edit", use: edit)
-        routes.get("pets", ":pet_id", "records", "new", use: newRecord)
-        routes.get("pets", ":pet_id", "records", "compare", use: compare)
-        routes.get("records", ":record_id", "amend", use: amend)
+        routes.get(ClinicPage.newPet, use: newPet)
+        routes.get(ClinicPage.pet(.key), use: show)
+        routes.get(ClinicPage.editPet(.key), use: edit)
+        routes.get(ClinicPage.newRecord(pet: .key), use: newRecord)
+        routes.get(ClinicPage.compareRecords(pet: .key), use: compare)
+        routes.get(ClinicPage.amendRecord(.key), use: amend)
     }
 
     @Sendable func show(request: Request) async throws -> Response {
         let user = try request.clinicUser
-        let id = try PageParts.uuidParameter(request, "pet_id", notFound: "Pet not found")
+        let id = try PageParts.uuidParameter(request, ClinicPage.Key.pet, notFound: "Pet not found")
         let pet = try await ClinicPets.pet(request: request, id: id)
         let records = try await ClinicPets.recordHistory(request: request, petID: id)
         let visits = try await ClinicPets.visits(request: request, petID: id)
         let clock = ConsoleDates(zone: try await ClinicPets.practiceZone(request: request))
-        let petPath = "/pets/\(PageParts.lower(pet.id))"
         return context.render(pet.name, request, .div(
             .class("stack"),
             .div(.class("row"),
@@ -34,8 +33,8 @@ struct PetPages: Sendable {
                  .span(.class("muted"), .safeText([pet.species, pet.breed].compactMap { $0 }.joined(separator: " · "))),
                  .if(!pet.isActive, .span(.class("badge bad"), .text("Inactive"))),
                  .div(.class("spacer")),
-                 .if(user.isStaff, .a(.class("button"), .attr("href", context.path(petPath + "/edit")), .text("Edit pet"))),
-                 .if(user.isStaff, .a(.class("button primary"), .attr("href", context.path(petPath + "/records/new")),
+                 .if(user.isStaff, .a(.class("button"), .attr("href", context.url(.editPet(.value(pet.id)))), .text("Edit pet"))),
+                 .if(user.isStaff, .a(.class("button primary"), .attr("href", context.url(.newRecord(pet: .value(pet.id)))),
                                       .text("New medical record")))),
             .div(
                 .class("grid"),
@@ -44,7 +43,7 @@ struct PetPages: Sendable {
                     ("Born", pet.dateOfBirth), ("Gender", pet.gender), ("Colour", pet.color),
                     ("Weight", pet.weight.map { String(format: "%.1f kg", $0) }), ("Microchip", pet.microchipNumber),
                     ("Allergies", pet.allergies), ("Registered", pet.registrationDate),
-                ]), .if(user.isStaff, .a(.attr("href", context.path("/owners/\(PageParts.lower(pet.ownerID))")),
+                ]), .if(user.isStaff, .a(.attr("href", context.url(.owner(.value(pet.ownerID)))),
                                          .text("Owner's page")))),
                 .section(.class("card stack"), .h2("Weight over time"),
                          WeightChart(records: records, profile: pet.weight.map { ($0, pet.updatedAt) }, clock: clock).render())
@@ -73,7 +72,7 @@ struct PetPages: Sendable {
                     .p(.class("addendum"), .strong("Addendum: "), .safeText(addendum.text),
                        .span(.class("muted"), .safeText(" (\(addendum.authorName), \(clock.dateTime(addendum.createdAt)))")))
                 },
-                .p(.a(.attr("href", context.path("/visits/\(PageParts.lower(visit.id))/discharge")),
+                .p(.a(.attr("href", context.url(.discharge(visit: .value(visit.id)))),
                       .text("Discharge instructions")))))
         }
         return .div(.class("stack"), .group(cards))
@@ -85,7 +84,7 @@ struct PetPages: Sendable {
             .thead(.tr(.th("Date"), .th("Source"), .th("State"), .th("Transcript"))),
             .tbody(.forEach(visits) { visit in
                 .tr(
-                    .td(.a(.attr("href", context.path("/visits/\(PageParts.lower(visit.id))")),
+                    .td(.a(.attr("href", context.url(.visit(.value(visit.id)))),
                            .safeText(clock.dateTime(visit.visitDate)))),
                     .td(.safeText(visit.source == "recording" ? (visit.hasAudio ? "Recording" : "Recording (no audio)") : "Manual")),
                     .td(.span(.class("badge"), .safeText(visit.state))),
@@ -104,7 +103,7 @@ struct PetPages: Sendable {
         return context.render("New pet", request, .div(
             .class("card stack narrow"),
             .h1(.safeText("New pet of \(owner.name)")),
-            PageParts.apiForm("POST", "/api/v1/pets", then: context.path("/pets/{id}"),
+            PageParts.apiForm("POST", "/api/v1/pets", then: context.url(.pet(.placeholder)),
                 [.void("input", .attr("type", "hidden"), .attr("name", "owner_id"), .attr("value", PageParts.lower(ownerID)))]
                     + petFields(nil), submit: "Create pet")
         ))
@@ -112,12 +111,12 @@ struct PetPages: Sendable {
 
     @Sendable func edit(request: Request) async throws -> Response {
         try requireStaff(request)
-        let id = try PageParts.uuidParameter(request, "pet_id", notFound: "Pet not found")
+        let id = try PageParts.uuidParameter(request, ClinicPage.Key.pet, notFound: "Pet not found")
         let pet = try await ClinicPets.pet(request: request, id: id)
         return context.render("Edit \(pet.name)", request, .div(
             .class("card stack narrow"),
             .h1(.safeText("Edit \(pet.name)")),
-            PageParts.apiForm("PUT", "/api/v1/pets/\(PageParts.lower(id))", then: context.path("/pets/\(PageParts.lower(id))"),
+            PageParts.apiForm("PUT", "/api/v1/pets/\(PageParts.lower(id))", then: context.url(.pet(.value(id))),
                               petFields(pet) + [ConsoleForms.select(
                                   "Active", name: "is_active", options: [("true", "Active"), ("false", "Inactive")],
                                   selected: pet.isActive ? "true" : "false", extra: [.attr("data-type", "boolean")])],
@@ -146,12 +145,12 @@ struct PetPages: Sendable {
 
     @Sendable func newRecord(request: Request) async throws -> Response {
         try requireStaff(request)
-        let id = try PageParts.uuidParameter(request, "pet_id", notFound: "Pet not found")
+        let id = try PageParts.uuidParameter(request, ClinicPage.Key.pet, notFound: "Pet not found")
         let pet = try await ClinicPets.pet(request: request, id: id)
         return context.render("New record for \(pet.name)", request, .div(
             .class("card stack narrow"),
             .h1(.safeText("New medical record for \(pet.name)")),
-            PageParts.apiForm("POST", "/api/v1/medical-records", then: context.path("/pets/\(PageParts.lower(id))"),
+            PageParts.apiForm("POST", "/api/v1/medical-records", then: context.url(.pet(.value(id))),
                 [.void("input", .attr("type", "hidden"), .attr("name", "pet_id"), .attr("value", PageParts.lower(id)))]
                     + recordFields(nil), submit: "Save record")
         ))
@@ -159,7 +158,7 @@ struct PetPages: Sendable {
 
     @Sendable func amend(request: Request) async throws -> Response {
         try requireStaff(request)
-        let recordID = try PageParts.uuidParameter(request, "record_id", notFound: "Medical record not found")
+        let recordID = try PageParts.uuidParameter(request, ClinicPage.Key.record, notFound: "Medical record not found")
         guard let petText = request.query[String.self, at: "pet"] ?? nil, let petID = UUID(uuidString: petText) else {
             return try await amendWithoutPet(request: request, recordID: recordID)
         }
@@ -184,7 +183,7 @@ struct PetPages: Sendable {
             .h1(.safeText("Amend “\(record.title)” (version \(record.version))")),
             .p(.class("muted"), .text("Amending writes a new version; the current one is kept in the history.")),
             PageParts.apiForm("PUT", "/api/v1/medical-records/\(PageParts.lower(recordID))",
-                              then: context.path("/pets/\(PageParts.lower(petID))"), recordFields(record),
+                              then: context.url(.pet(.value(petID))), recordFields(record),
                               submit: "Save new version")
         ))
     }
@@ -216,7 +215,7 @@ struct PetPages: Sendable {
 
     @Sendable func compare(request: Request) async throws -> Response {
         try requireStaff(request)
-        let petID = try PageParts.uuidParameter(request, "pet_id", notFound: "Pet not found")
+        let petID = try PageParts.uuidParameter(request, ClinicPage.Key.pet, notFound: "Pet not found")
         let records = try await ClinicPets.recordHistory(request: request, petID: petID)
         func version(_ key: String) throws -> ConsoleRecord {
             guard let text = request.query[String.self, at: key], let id = UUID(uuidString: text),
@@ -233,7 +232,7 @@ struct PetPages: Sendable {
             .class("stack"),
             .h1(.safeText("\(newer.title): version \(older.version) and version \(newer.version)")),
             RecordHistoryView.comparison(older, newer),
-            .a(.attr("href", context.path("/pets/\(PageParts.lower(petID))")), .text("Back to the pet"))
+            .a(.attr("href", context.url(.pet(.value(petID)))), .text("Back to the pet"))
         ))
     }
 

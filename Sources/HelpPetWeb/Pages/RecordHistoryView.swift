@@ -41,7 +41,7 @@ struct RecordHistoryView {
                  .span(.class("badge info"), .safeText(Labels.type(current.recordType))),
                  .span(.class("badge ok"), .safeText("v\(current.version) current")),
                  .div(.class("spacer")),
-                 .if(canEdit, .a(.class("button"), .attr("href", context.path("/records/\(PageParts.lower(current.id))/amend")),
+                 .if(canEdit, .a(.class("button"), .attr("href", context.url(.amendRecord(.value(current.id)))),
                                  .text("Amend")))),
             PageParts.facts(current.comparableFields.dropFirst(2).map { ($0.label, $0.value) }
                             + [("Written", clock.dateTime(current.createdAt))]),
@@ -57,7 +57,7 @@ struct RecordHistoryView {
     }
 
     func compareURL(_ a: ConsoleRecord, _ b: ConsoleRecord) -> String {
-        context.path("/pets/\(PageParts.lower(petID))/records/compare?a=\(PageParts.lower(b.id))&b=\(PageParts.lower(a.id))")
+        context.url(.compareRecords(pet: .value(petID)), query: ["a": PageParts.lower(b.id), "b": PageParts.lower(a.id)])
     }
 
     /// Two versions side by side; rows whose value differs are marked `changed`.

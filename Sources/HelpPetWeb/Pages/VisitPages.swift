@@ -12,11 +12,11 @@ struct VisitPages: Sendable {
     let context: ClinicContext
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("visits", ":visit_id", use: page)
+        routes.get(ClinicPage.visit(.key), use: page)
     }
 
     @Sendable func page(request: Request) async throws -> Response {
-        let id = try PageParts.uuidParameter(request, "visit_id", notFound: "Visit not found")
+        let id = try PageParts.uuidParameter(request, ClinicPage.Key.visit, notFound: "Visit not found")
         let detail = try await ClinicVisit.detail(request: request, id: id)
         let title = "Visit of \(detail.petName)"
         return context.render(title, request, scripts: ["visit.js"], VisitView(context: context, detail: detail).render())
@@ -36,7 +36,7 @@ struct VisitView {
             .attr("data-has-audio", detail.hasAudio ? "true" : "false"),
             .tag("link", .attr("rel", "stylesheet"), .attr("href", context.chrome.assets.url("recorder.css"))),
             .unwrap(detail.appointmentID) { appointment in
-                .p(.a(.attr("href", context.path("/appointments/\(appointment.uuidString.lowercased())")),
+                .p(.a(.attr("href", context.url(.appointment(.value(appointment)))),
                       .safeText("← \(detail.appointmentTitle ?? "Appointment")")))
             },
             .div(
@@ -75,8 +75,8 @@ struct VisitView {
             .h2(.id("note-review-title"), .text(isApproved ? "Approved note" : "Review and approve")),
             correctionHistory(),
             isApproved ? approvedNote() : .if(detail.state == "processed", .group(
-                NoteCorrectionForm(note: note, visitID: id, then: context.path("/visits/\(id)")).render(),
-                PageParts.apiForm("PUT", "/api/v1/visit-transcripts/\(id)", then: context.path("/visits/\(id)"), id: "approve-note", [
+                NoteCorrectionForm(note: note, visitID: id, then: context.url(.visit(.value(detail.id)))).render(),
+                PageParts.apiForm("PUT", "/api/v1/visit-transcripts/\(id)", then: context.url(.visit(.value(detail.id))), id: "approve-note", [
                     .input(.type(.hidden), .name("summary"), .value(detail.summary ?? "")),
                     .p(.class("muted"), .text(
                         "Approving sends this note, as shown above, to the owner's pages and discharge instructions. "
@@ -194,7 +194,7 @@ struct VisitView {
         guard detail.state == "processed" || detail.source == "manual" else { return .empty }
         return .tag("details", .class("approve"),
             .tag("summary", .text("Review and approve the note")),
-            PageParts.apiForm("PUT", "/api/v1/visit-transcripts/\(id)", then: context.path("/visits/\(id)"), [
+            PageParts.apiForm("PUT", "/api/v1/visit-transcripts/\(id)", then: context.url(.visit(.value(detail.id))), [
                 ConsoleForms.textArea("Note", name: "summary", value: detail.summary ?? "", rows: 6),
                 .p(.class("muted"), .text("Once approved the note cannot change; corrections become addenda.")),
             ], submit: "Approve note"))
@@ -207,7 +207,7 @@ struct VisitView {
             .unwrap(detail.approvedAt.flatMap { try? WireTime.parseInputDateTime($0, field: "approved") }) { at in
                 .p(.class("muted"), .safeText("Approved \(clock.dateTime(at))."))
             },
-            .p(.a(.class("button"), .attr("href", context.path("/visits/\(id)/discharge")),
+            .p(.a(.class("button"), .attr("href", context.url(.discharge(visit: .value(detail.id)))),
                   .text("Discharge instructions (printable)"))),
             .h3("Addenda"),
             .if(detail.addenda.isEmpty, .p(.class("muted"), .text("None."))),
@@ -215,7 +215,7 @@ struct VisitView {
                 .li(.p(.safeText(addendum.text)),
                     .p(.class("muted"), .safeText("\(addendum.authorName), \(clock.dateTime(addendum.createdAt))")))
             }),
-            PageParts.apiForm("POST", "/api/v1/visit-transcripts/\(id)/addenda", then: context.path("/visits/\(id)"), [
+            PageParts.apiForm("POST", "/api/v1/visit-transcripts/\(id)/addenda", then: context.url(.visit(.value(detail.id))), [
                 ConsoleForms.textArea("New addendum", name: "text", rows: 3),
             ], submit: "Add addendum")
         )

@@ -14,7 +14,7 @@ struct WeekPages: Sendable {
     static let slotMinutes = 15
 
     func boot(_ routes: any RoutesBuilder) {
-        routes.get("week", use: page)
+        routes.get(ClinicPage.week, use: page)
     }
 
     @Sendable func page(request: Request) async throws -> Response {
@@ -37,7 +37,7 @@ struct WeekPages: Sendable {
         }
         let vetIndex = Dictionary(uniqueKeysWithValues: window.vets.enumerated().map { ($1.id, $0) })
         let practice = PageParts.lower(window.practice.id)
-        func link(_ day: CalendarDay) -> String { context.path("/week") + "?date=\(day)&practice=\(practice)" }
+        func link(_ day: CalendarDay) -> String { context.url(.week, query: ["date": day.description, "practice": practice]) }
         let today = clock.day(of: request.now)
 
         return context.render("Week", request, scripts: ["week.js"], .div(
@@ -47,7 +47,7 @@ struct WeekPages: Sendable {
                  .span(.class("muted"), .safeText("\(window.practice.name) · \(window.practice.timezone.identifier)")),
                  .div(.class("spacer")),
                  .a(.class("button"), .attr("href", link(monday.adding(days: -7))), .text("← Previous week")),
-                 .a(.class("button"), .attr("href", context.path("/week") + "?practice=\(practice)"), .text("This week")),
+                 .a(.class("button"), .attr("href", context.url(.week, query: ["practice": practice])), .text("This week")),
                  .a(.class("button"), .attr("href", link(monday.adding(days: 7))), .text("Next week →"))),
             .ul(.class("legend row"), .forEach(window.vets) { vet in
                 .li(.span(.class("swatch vet-\(vetIndex[vet.id]! % 6)")), .safeText(vet.name))
@@ -81,7 +81,7 @@ struct WeekPages: Sendable {
         return .section(
             .class(isToday ? "week-day today" : "week-day"), .attr("aria-label", clock.dayTitle(day)),
             .attr("data-date", day.description),
-            .div(.class("week-day-head"), .a(.attr("href", context.path("/") + "?date=\(day)&practice=\(PageParts.lower(window.practice.id))"),
+            .div(.class("week-day-head"), .a(.attr("href", context.url(.board, query: ["date": day.description, "practice": PageParts.lower(window.practice.id)])),
                                               .safeText(clock.shortDay(day)))),
             .div(
                 .class("week-slots"),
@@ -100,7 +100,7 @@ struct WeekPages: Sendable {
                         .attr("data-top", String(top / Self.slotMinutes)),
                         .attr("data-span", String(max(1, appointment.durationMinutes / Self.slotMinutes))),
                         .attr("data-lane", String(lanes[appointment.id] ?? 0)), .attr("data-lanes", laneCount),
-                        .a(.attr("href", context.path("/appointments/\(PageParts.lower(appointment.id))")),
+                        .a(.attr("href", context.url(.appointment(.value(appointment.id)))),
                            .strong(.safeText(clock.time(appointment.start))), .text(" "), .safeText(appointment.title)),
                         .span(.class("muted"), .safeText(appointment.vetName ?? "Unassigned")),
                         .div(.class("resize"), .attr("aria-hidden", "true"))
