@@ -22,20 +22,6 @@ extension AudioUploadController {
         return try JSONResponse.make(VisitTranscriptsController.response(current, caller: caller, req: req))
     }
 
-    struct PlaybackResponse: Encodable, Sendable {
-        let presignedURL: String
-        let expiresIn: Int
-        let visitID: String
-        let filename: String
-
-        enum CodingKeys: String, CodingKey {
-            case presignedURL = "presigned_url"
-            case expiresIn = "expires_in"
-            case visitID = "visit_id"
-            case filename
-        }
-    }
-
     /// A short-lived URL serving the current recording with its playback type, inline, with Range support.
     @Sendable func playback(req: Request) async throws -> Response {
         let caller = try req.caller
@@ -58,7 +44,7 @@ extension AudioUploadController {
         }
         let presigned = req.recordingStorage.presignPlayback(key: key, filename: filename, type: type, baseURL: req.recordingBaseURL)
         return try JSONResponse.make(
-            PlaybackResponse(
+            AudioPlaybackResponse(
                 presignedURL: presigned.url, expiresIn: RecordingStorage.playbackURLLifetime,
                 visitID: id.lowercased, filename: filename))
     }

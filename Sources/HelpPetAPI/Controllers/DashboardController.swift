@@ -11,61 +11,13 @@ struct DashboardController: RouteCollection {
         dashboard.get("today", use: today)
     }
 
-    struct Stats: Encodable, Sendable {
-        let appointmentsToday: Int
-        let completedVisits: Int
-
-        enum CodingKeys: String, CodingKey {
-            case appointmentsToday = "appointments_today"
-            case completedVisits = "completed_visits"
-        }
-    }
-
-    struct ScheduleResponse: Encodable, Sendable {
-        let date: String
-        let timezone: String
-        let todayAppointments: [AppointmentResponse]
-        let stats: Stats
-        /// The vet's active availability windows overlapping the day (additive).
-        let availabilityWindows: [VetAvailabilityResponse]
-
-        enum CodingKeys: String, CodingKey {
-            case date, timezone
-            case todayAppointments = "today_appointments"
-            case stats
-            case availabilityWindows = "availability_windows"
-        }
-    }
-
-    struct TodayResponse: Encodable, Sendable {
-        let date: String
-        let timezone: String
-        let appointmentsToday: [AppointmentResponse]
-        @NullEncodable var nextAppointment: AppointmentResponse?
-        @NullEncodable var currentAppointment: AppointmentResponse?
-        let completedCount: Int
-        let remainingCount: Int
-        /// The vet's active availability windows overlapping the day (additive).
-        let availabilityWindows: [VetAvailabilityResponse]
-
-        enum CodingKeys: String, CodingKey {
-            case date, timezone
-            case appointmentsToday = "appointments_today"
-            case nextAppointment = "next_appointment"
-            case currentAppointment = "current_appointment"
-            case completedCount = "completed_count"
-            case remainingCount = "remaining_count"
-            case availabilityWindows = "availability_windows"
-        }
-    }
-
     @Sendable func schedule(req: Request) async throws -> Response {
         let day = try await Self.selection(req)
         let completed = day.appointments.filter { $0.status == AppointmentStatus.completed.rawValue }.count
         return try JSONResponse.make(
-            ScheduleResponse(
+            DashboardScheduleResponse(
                 date: day.date.description, timezone: day.timezone, todayAppointments: day.appointments,
-                stats: Stats(appointmentsToday: day.appointments.count, completedVisits: completed),
+                stats: .init(appointmentsToday: day.appointments.count, completedVisits: completed),
                 availabilityWindows: day.windows))
     }
 
@@ -97,7 +49,7 @@ struct DashboardController: RouteCollection {
         let completed = all.filter { has($0, .completed) }.count
         let remaining = all.filter { !has($0, .completed, .cancelled) }.count
         return try JSONResponse.make(
-            TodayResponse(
+            DashboardTodayResponse(
                 date: day.date.description, timezone: day.timezone, appointmentsToday: all,
                 nextAppointment: next, currentAppointment: current,
                 completedCount: completed, remainingCount: remaining, availabilityWindows: day.windows))

@@ -16,24 +16,6 @@ struct LegacyAudioUploadController: RouteCollection {
         routes.on(.POST, "upload", "audio", body: .stream, use: upload)
     }
 
-    struct UploadResponse: Encodable, Sendable {
-        let message: String
-        let fileURL: String
-        let fileKey: String
-        let visitID: String
-        let petID: String
-        let appointmentID: String
-
-        enum CodingKeys: String, CodingKey {
-            case message
-            case fileURL = "file_url"
-            case fileKey = "file_key"
-            case visitID = "visit_id"
-            case petID = "pet_id"
-            case appointmentID = "appointment_id"
-        }
-    }
-
     /// The validated upload: ids, the spooled file and its audio type.
     struct Upload {
         let appointmentID: UUID
@@ -89,7 +71,7 @@ struct LegacyAudioUploadController: RouteCollection {
                 metrics: req.core.metrics)
         }
         return try JSONResponse.make(
-            UploadResponse(
+            LegacyUploadResponse(
                 message: "File uploaded successfully", fileURL: storage.objectURL(key: reservation.key, baseURL: req.recordingBaseURL),
                 fileKey: reservation.key, visitID: reservation.visitID.lowercased, petID: pet.id!.lowercased,
                 appointmentID: appointment.id!.lowercased),

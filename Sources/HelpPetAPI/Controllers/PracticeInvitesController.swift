@@ -23,32 +23,13 @@ struct PracticeInvitesController: RouteCollection {
         guard MailAddress.isPlausible(email) else { throw fields.invalid("email", "must be a valid email address") }
         let days = try fields.optionalInteger("expiration_days", range: PracticeInvitation.dayRange)
             .valueIfPresent.map { Int($0) } ?? PracticeInvitation.defaultDays
-        let practiceID = practice.id!
-        if let member = try await User.query(on: req.db).filter(\.$email == email).first(),
-            member.practiceID == practiceID
-        {
-            throw APIError.conflict("This address already belongs to a member of this practice")
-        }
-
         let now = req.now
-        let code = PracticeInvitation.newCode()
-        let inviterName = try await req.users.callerUser(caller).fullName
-        let practiceName = practice.name
-        let mailFrom = req.application.core.config.mail.from
-        let metrics = req.application.core.metrics
-        let expiresAt = now.addingTimeInterval(TimeInterval(days) * 86_400)
-        let row = try await req.db.writeTransaction { db -> PracticeInviteRow in
-            guard let row = try await PracticeInviteStore(db: db).create(
-                practiceID: practiceID, email: email, codeHash: ConsoleCredentials.hash(code), invitedBy: caller.id,
-                expiresAt: expiresAt, now: now)
-            else { throw APIError.conflict("An invitation for this address is already pending") }
-            try await OutgoingEmails(db: db, mailFrom: mailFrom, metrics: metrics).enqueueInvitation(
-                InvitationMailFacts(
-                    inviteID: row.id, code: code, practiceName: practiceName, inviterName: inviterName,
-                    recipient: email, expiresAt: expiresAt),
-                now: now)
-            return row
-        }
+        let sending = PracticeInvitationSending(
+            db: req.db, mailFrom: req.application.core.config.mail.from, metrics: req.application.core.metrics)
+        let row = try await sending.send(
+            .init(practiceID: practice.id!, practiceName: practice.name, email: email, days: days, invitedBy: caller.id,
+                  inviterName: try await req.users.callerUser(caller).fullName),
+            now: now)
         return try JSONResponse.make(PracticeInviteResponse(row, now: now), status: .created)
     }
 

@@ -20,6 +20,11 @@ extension Request {
 }
 
 extension Request {
+    /// Transcribing again and deleting a visit's recordings, on this request's database.
+    var visitRecordingAdmin: VisitRecordingAdmin {
+        VisitRecordingAdmin(db: db, storage: recordingStorage, metrics: core.metrics)
+    }
+
     /// Staff edits of transcripts and drafted notes, on this request's database.
     var transcriptEdits: TranscriptEdits {
         TranscriptEdits(db: db, mailFrom: application.core.config.mail.from, metrics: core.metrics)

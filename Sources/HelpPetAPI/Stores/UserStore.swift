@@ -105,6 +105,11 @@ extension UserStore {
             .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased())).count() > 0
     }
 
+    /// The user whose stored email is exactly `email`, if any.
+    func withEmail(_ email: String) async throws -> User? {
+        try await User.query(on: db).filter(\.$email == email).first()
+    }
+
     /// Whether a user other than `excluding` has the email, compared case-insensitively.
     func emailTaken(_ email: String, excluding: UUID?) async throws -> Bool {
         let query = User.query(on: db).filter(.sql(unsafeRaw: "lower(email)"), .equal, .bind(email.lowercased()))
