@@ -30,6 +30,8 @@ public struct ConsoleDates: Sendable {
     public func dayAndDateTime(_ date: Date) -> String { format(date, "EEE d MMM yyyy, HH:mm") }
     /// "14 Mar, 09:30".
     public func shortDateTime(_ date: Date) -> String { format(date, "d MMM, HH:mm") }
+    /// The value of an `<input type="datetime-local">`: "2025-03-14T09:30".
+    public func localInput(_ date: Date) -> String { format(date, "yyyy-MM-dd'T'HH:mm") }
 
     /// The `datetime` attribute of a `<time>`.
     public func iso(_ date: Date) -> String {

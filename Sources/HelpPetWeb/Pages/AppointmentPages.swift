@@ -73,15 +73,6 @@ struct AppointmentView {
         )
     }
 
-    /// The value of an `<input type="datetime-local">` in the practice's zone.
-    static func inputValue(_ date: Date, zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        return formatter.string(from: date)
-    }
-
     private func facts(_ pairs: [(String, String?)]) -> [Node<HTML.BodyContext>] {
         pairs.flatMap { label, value -> [Node<HTML.BodyContext>] in
             guard let value, !value.isEmpty else { return [] }
@@ -127,7 +118,7 @@ struct AppointmentView {
     /// Date and time are the practice's wall time; `appointment.js` turns them into an instant in the practice's
     /// zone (not the browser's) before the PUT.
     private func rescheduleForm() -> Node<HTML.BodyContext> {
-        let local = Self.inputValue(detail.start, zone: detail.practice.timezone)
+        let local = ConsoleDates(zone: detail.practice.timezone).localInput(detail.start)
         return .section(
             .class("card"), .attr("aria-labelledby", "reschedule-title"),
             .h2(.id("reschedule-title"), .text("Reschedule")),

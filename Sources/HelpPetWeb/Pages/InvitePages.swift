@@ -21,18 +21,15 @@ struct InvitePages: Sendable {
         }
         let pending = try await ClinicInvites.pending(practiceID: id, request: request)
         let path = "/api/v1/practices/\(PageParts.lower(id))/invites"
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: practice.timezone) ?? TimeZone(identifier: "UTC")!
-        formatter.dateFormat = "d MMM yyyy, HH:mm"
+        let dates = ConsoleDates(timezone: practice.timezone)
         let table: Node<HTML.BodyContext> = .div(.class("table-wrap"), .table(
                         .thead(.tr(.th(.attr("scope", "col"), .text("Email")), .th(.attr("scope", "col"), .text("Sent")),
                                    .th(.attr("scope", "col"), .text("Expires")), .th(.attr("scope", "col"), .text("Action")))),
                         .tbody(.forEach(pending) { invite in
                             .tr(
                                 .td(.safeText(invite.email)),
-                                .td(.safeText(formatter.string(from: invite.createdAt))),
-                                .td(.safeText(formatter.string(from: invite.expiresAt))),
+                                .td(.safeText(dates.dateTime(invite.createdAt))),
+                                .td(.safeText(dates.dateTime(invite.expiresAt))),
                                 .td(.button(.class("danger"),
                                             .attr("data-api-action", "DELETE \(path)/\(PageParts.lower(invite.id))"),
                                             .attr("data-confirm", "Revoke the invitation of \(invite.email)?"),
