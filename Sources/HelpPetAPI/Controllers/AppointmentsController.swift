@@ -49,14 +49,15 @@ struct AppointmentsController: RouteCollection {
         let practice = try await req.practices.resolveWithoutPet(requested: requestedPractice, caller: caller)
         guard practice.isActive else { throw APIError.conflict("Practice is inactive") }
         let practiceID = practice.id!
-        guard let owner = try await PetOwner.find(ownerID, on: req.db) else { throw APIError.petOwnerNotFound }
+        guard let owner = try await req.petOwners.owner(ownerID) else { throw APIError.petOwnerNotFound }
         let isClient = try await req.visibility.isClient(owner: ownerID, of: practiceID)
         if !isClient {
             if caller.isMember { throw APIError.petOwnerNotFound }
             throw APIError.notAClientOfPractice
         }
-        try await Self.checkPets(petIDs, mustBeActive: Set(petIDs), ownerID: ownerID, on: req.db)
-        if let vetID { try await Self.checkVet(vetID, practiceID: practiceID, on: req.db) }
+        let booking = req.appointmentBooking
+        let found = try await booking.checkPets(petIDs, mustBeActive: Set(petIDs), ownerID: ownerID)
+        if let vetID { try await booking.checkVet(vetID, practiceID: practiceID) }
 
         let now = req.now
         let appointment = Appointment()
@@ -74,29 +75,10 @@ struct AppointmentsController: RouteCollection {
         appointment.notes = notes
         appointment.createdAt = now
         appointment.updatedAt = now
-        let pets = try await Pet.query(on: req.db).filter(\.$id ~~ petIDs).all()
-        let byID = Dictionary(uniqueKeysWithValues: pets.map { ($0.id!, $0) })
-        let mailFrom = req.application.core.config.mail.from
-        let metrics = req.application.core.metrics
-        try await req.db.writeTransaction { db in
-            try await appointment.create(on: db)
-            for (position, petID) in petIDs.enumerated() {
-                let link = AppointmentPet()
-                link.id = .init(appointmentID: appointment.id!, petID: petID)
-                link.position = position
-                try await link.create(on: db)
-            }
-            // Booked for another vet: a push to that vet's devices (docs/notifications.md, Push).
-            if let vetID, vetID != caller.id {
-                try await NotificationOutboxStore(db: db).appointmentBooked(
-                    appointment, for: vetID, ownerName: owner.fullName,
-                    petNames: petIDs.compactMap { byID[$0]?.name }, now: now, metrics: metrics)
-            }
-            // The owner's confirmation commits with the appointment (docs/notifications.md).
-            try await AppointmentEmails(db: db, mailFrom: mailFrom, metrics: metrics)
-                .enqueue(.appointmentConfirmation, appointment: appointment, now: now)
-        }
-        let summaries = petIDs.compactMap { byID[$0] }.map {
+        let byID = Dictionary(uniqueKeysWithValues: found.map { ($0.id!, $0) })
+        let pets = petIDs.compactMap { byID[$0] }
+        try await booking.book(appointment, pets: pets, ownerName: owner.fullName, bookedBy: caller.id, now: now)
+        let summaries = pets.map {
             PetSummaryResponse(id: $0.id!.lowercased, name: $0.name, species: $0.species, breed: $0.breed, recording: nil)
         }
         return try JSONResponse.make(AppointmentResponse(appointment, pets: summaries), status: .created)
@@ -107,11 +89,8 @@ struct AppointmentsController: RouteCollection {
         let ownerID = try req.pathID("owner_id", .petOwner)
         let page = try req.queryParameters.pagination()
         _ = try await req.visibility.petOwner(ownerID, for: caller)
-        let builder = Appointment.query(on: req.db).filter(\.$petOwnerID == ownerID)
-        if caller.isMember { builder.filter(\.$practiceID == caller.practiceID!) }
-        let total = try await builder.count()
-        let items = try await builder.sort(\.$appointmentDate, .descending).sort(\.$id)
-            .range(page.range).all()
+        let (items, total) = try await req.appointments.page(
+            ofOwner: ownerID, inPractice: caller.isMember ? caller.practiceID! : nil, range: page.range)
         return try JSONResponse.page(try await req.appointments.responses(for: items), total: total)
     }
 
@@ -123,34 +102,9 @@ struct AppointmentsController: RouteCollection {
         let day = try query.day()
         let page = try query.pagination()
         let practice = try await req.visibility.practice(practiceID, for: caller)
-        let builder = Appointment.query(on: req.db).filter(\.$practiceID == practiceID)
-        if let day {
-            let window = LocalDay.window(of: day, in: practice.timeZone)
-            builder.filter(\.$appointmentDate >= window.lowerBound).filter(\.$appointmentDate < window.upperBound)
-        }
-        let total = try await builder.count()
-        let items = try await builder.sort(\.$appointmentDate).sort(\.$id)
-            .range(page.range).all()
+        let (items, total) = try await req.appointments.page(
+            ofPractice: practiceID, startingIn: day.map { LocalDay.window(of: $0, in: practice.timeZone) },
+            range: page.range)
         return try JSONResponse.page(try await req.appointments.responses(for: items), total: total)
-    }
-
-    /// Every pet must exist and belong to the owner; pets in `mustBeActive` must be active.
-    static func checkPets(_ ids: [UUID], mustBeActive: Set<UUID>, ownerID: UUID, on db: any Database) async throws {
-        let pets = try await Pet.query(on: db).filter(\.$id ~~ ids).all()
-        guard pets.count == ids.count, pets.allSatisfy({ $0.ownerID == ownerID }) else {
-            throw APIError.badRequest("One or more pets not found or don't belong to this owner")
-        }
-        let byID = Dictionary(uniqueKeysWithValues: pets.map { ($0.id!, $0) })
-        for id in ids where mustBeActive.contains(id) && byID[id]?.isActive == false {
-            throw APIError.badRequest("Pet \(id.lowercased) is inactive")
-        }
-    }
-
-    static func checkVet(_ vetID: UUID, practiceID: UUID, on db: any Database) async throws {
-        let vet = try await User.find(vetID, on: db)
-        guard let vet, vet.isActive, vet.role.isMember, vet.practiceID == practiceID else {
-            throw APIError.badRequest(
-                "assigned_vet_user_id must reference an active VET or VET_STAFF user of the practice")
-        }
     }
 }

@@ -1,6 +1,8 @@
 import AppCore
 import Vapor
 
+/// The services of a request, built from values (its database, storage, mail sender, metrics, URL base), so the code
+/// below the controllers never sees the request itself.
 extension Request {
     var recordingStorage: RecordingStorage { application.recordingStorage }
 
@@ -29,4 +31,14 @@ extension Request {
     var transcriptEdits: TranscriptEdits {
         TranscriptEdits(db: db, mailFrom: application.core.config.mail.from, metrics: core.metrics)
     }
+}
+
+extension Request {
+    /// Booking and changing appointments, on this request's database.
+    var appointmentBooking: AppointmentBooking {
+        AppointmentBooking(db: db, mailFrom: application.core.config.mail.from, metrics: core.metrics)
+    }
+
+    /// The vets' availability windows, on this request's database.
+    var vetAvailability: VetAvailabilityWindows { VetAvailabilityWindows(db: db) }
 }

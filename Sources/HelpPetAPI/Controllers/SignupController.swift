@@ -40,7 +40,7 @@ struct SignupController: RouteCollection {
         let practiceID = try fields.optionalUUID("practice_id", kind: .practice).valueIfPresent
         if let practiceID { _ = try await PracticeMembershipController.joinablePractice(practiceID, on: req.db) }
 
-        try await UsersController.checkUniqueness(username: username, email: email, excluding: nil, on: req.db)
+        try await req.users.requireFree(username: username, email: email)
         let hash = try await req.core.passwordHasher.hash(password)
         let now = req.now
         let user = User(
@@ -52,7 +52,7 @@ struct SignupController: RouteCollection {
             try await req.users.insert(user)
         } catch where DatabaseFailure.isUniqueViolation(error) {
             // A concurrent signup took the name or the address between the check and the insert.
-            try await UsersController.checkUniqueness(username: username, email: email, excluding: nil, on: req.db)
+            try await req.users.requireFree(username: username, email: email)
             throw APIError.usernameTaken
         }
         let token = try await req.core.tokens.issue(subject: user.id!.lowercased, version: 0, now: req.core.clock.now())

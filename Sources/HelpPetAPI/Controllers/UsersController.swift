@@ -21,26 +21,17 @@ struct UsersController: RouteCollection {
         let isActive = try query.optionalBool("is_active")
         let page = try query.pagination()
 
-        let builder = User.query(on: req.db)
-        if let practiceID { builder.filter(\.$practiceID == practiceID) }
-        if let role {
-            builder.filter(\.$roleValue == role.rawValue)
-        } else {
-            builder.filter(\.$roleValue != UserRole.pending.rawValue)
-        }
-        if let isActive { builder.filter(\.$isActive == isActive) }
-        let total = try await builder.count()
-        let users = try await UserStore.orderedByUsername(builder)
-            .range(page.range).all()
-        let owners = try await Self.ownerIDs(of: users, on: req.db)
+        let (users, total) = try await req.users.list(
+            practiceID: practiceID, role: role, isActive: isActive, page: page)
+        let owners = try await req.users.petOwnerIDs(of: users)
         return try JSONResponse.page(users.map { UserResponse($0, petOwnerID: owners[$0.id!]) }, total: total)
     }
 
     @Sendable func show(req: Request) async throws -> Response {
         try req.caller.requireAdmin()
         let id = try req.pathID("user_id", .user)
-        guard let user = try await User.find(id, on: req.db) else { throw APIError.userNotFound }
-        let owners = try await Self.ownerIDs(of: [user], on: req.db)
+        guard let user = try await req.users.find(id) else { throw APIError.userNotFound }
+        let owners = try await req.users.petOwnerIDs(of: [user])
         return try JSONResponse.make(UserResponse(user, petOwnerID: owners[id]))
     }
 
@@ -59,17 +50,17 @@ struct UsersController: RouteCollection {
         let isActive = try fields.optionalBool("is_active") ?? true
 
         try Self.checkRoleLinks(role: role, practiceID: practiceID, petOwnerID: petOwnerID)
-        if let practiceID, try await Practice.find(practiceID, on: req.db) == nil {
+        if let practiceID, try await req.practices.practice(practiceID) == nil {
             throw APIError.practiceNotFound
         }
         var owner: PetOwner?
         if let petOwnerID {
-            guard let found = try await PetOwner.find(petOwnerID, on: req.db) else {
+            guard let found = try await req.petOwners.owner(petOwnerID) else {
                 throw APIError.petOwnerNotFound
             }
             owner = found
         }
-        try await Self.checkUniqueness(username: username, email: email, excluding: nil, on: req.db)
+        try await req.users.requireFree(username: username, email: email)
         if let owner, owner.userID != nil { throw APIError.ownerLinkedToUser }
 
         let hash = try await req.core.passwordHasher.hash(password)
@@ -78,16 +69,12 @@ struct UsersController: RouteCollection {
             username: username, email: email, fullName: fullName, role: role, practiceID: practiceID,
             passwordHash: hash, isActive: isActive, now: now)
         do {
-            try await req.db.writeTransaction { db in
-                try await user.create(on: db)
-                if let petOwnerID {
-                    // Conditional link: a concurrent request that linked the owner first wins (C4).
-                    let linked = try await UserStore(db: db).linkPetOwner(petOwnerID, toUser: user.id!, now: now)
-                    if !linked { throw APIError.ownerLinkedToUser }
-                }
+            // A concurrent request that linked the owner first wins.
+            guard try await req.users.insert(user, linkingOwner: petOwnerID, now: now) else {
+                throw APIError.ownerLinkedToUser
             }
         } catch where DatabaseFailure.isUniqueViolation(error) {
-            try await Self.checkUniqueness(username: username, email: email, excluding: nil, on: req.db)
+            try await req.users.requireFree(username: username, email: email)
             throw APIError.usernameTaken
         }
         return try JSONResponse.make(UserResponse(user, petOwnerID: petOwnerID), status: .created)
@@ -107,8 +94,8 @@ struct UsersController: RouteCollection {
         guard fields.containsAny(of: ["email", "full_name", "role", "practice_id", "is_active", "password"]) else {
             throw APIError.nothingToUpdate
         }
-        guard let user = try await User.find(id, on: req.db) else { throw APIError.userNotFound }
-        let ownerID = try await Self.ownerIDs(of: [user], on: req.db)[id]
+        guard let user = try await req.users.find(id) else { throw APIError.userNotFound }
+        let ownerID = try await req.users.petOwnerIDs(of: [user])[id]
         try fields.requireUnchanged("id", current: id.lowercased)
         try fields.requireUnchanged("username", current: user.username)
         try fields.requireUnchanged("pet_owner_id", current: ownerID?.lowercased)
@@ -119,7 +106,7 @@ struct UsersController: RouteCollection {
         }
         let newPractice = practiceID.applied(to: user.practiceID)
         try Self.checkRoleLinks(role: newRole, practiceID: newPractice, petOwnerID: ownerID)
-        if let p = practiceID.valueIfPresent, try await Practice.find(p, on: req.db) == nil {
+        if let p = practiceID.valueIfPresent, try await req.practices.practice(p) == nil {
             throw APIError.practiceNotFound
         }
         if let newEmail = email.valueIfPresent, newEmail.lowercased() != user.email.lowercased() {
@@ -148,11 +135,7 @@ struct UsersController: RouteCollection {
         if user.hasChanges {
             user.updatedAt = now
             do {
-                try await req.db.writeTransaction { db in
-                    try await user.update(on: db)
-                    // In the same transaction as the change itself, so no token minted before its commit survives.
-                    if voidsTokens { try await UserStore(db: db).incrementTokenVersion(id) }
-                }
+                try await req.users.save(user, voidingTokens: voidsTokens)
             } catch where DatabaseFailure.isUniqueViolation(error) {
                 throw APIError.emailTaken
             }
@@ -187,20 +170,5 @@ struct UsersController: RouteCollection {
         if role != .petOwner && petOwnerID != nil {
             throw APIError.badRequest("pet_owner_id is only allowed for PET_OWNER users")
         }
-    }
-
-    static func checkUniqueness(username: String, email: String, excluding: UUID?, on db: any Database) async throws {
-        if try await UserStore(db: db).usernameTaken(username) { throw APIError.usernameTaken }
-        if try await UserStore(db: db).emailTaken(email, excluding: nil) { throw APIError.emailTaken }
-    }
-
-    /// The linked pet-owner ids of PET_OWNER users, in one query.
-    static func ownerIDs(of users: [User], on db: any Database) async throws -> [UUID: UUID] {
-        let ids = users.filter { $0.role == .petOwner }.compactMap(\.id)
-        guard !ids.isEmpty else { return [:] }
-        let owners = try await PetOwner.query(on: db).filter(\.$userID ~~ ids).all()
-        var result: [UUID: UUID] = [:]
-        for owner in owners { if let u = owner.userID { result[u] = owner.id! } }
-        return result
     }
 }

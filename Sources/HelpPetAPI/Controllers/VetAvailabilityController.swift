@@ -1,7 +1,6 @@
 import AppCore
 import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// A vet's availability windows (the iPhone app's work-schedule screen, `scheduling-unix` in the original backend):
@@ -18,9 +17,6 @@ struct VetAvailabilityController: RouteCollection {
         availability.delete(":id", use: delete)
     }
 
-    static let notFound = APIError.notFound("Vet availability not found")
-    static let overlap = APIError.conflict("The vet already has an availability window overlapping this time")
-
     @Sendable func listForDay(req: Request) async throws -> Response {
         let caller = try req.caller
         let vetID = try req.pathID("id", .vetUser)
@@ -28,19 +24,13 @@ struct VetAvailabilityController: RouteCollection {
         let requestedDay = try query.day()
         let zoneID = try Self.zoneIdentifier(query)
         let wantsSlots = try query.optionalBool("slots") ?? false
-        let (_, practice) = try await Self.vet(vetID, for: caller, on: req.db)
+        let (_, practice) = try await req.vetAvailability.vet(vetID, for: caller)
         // The zone the app's device is in; without one, the practice's.
         let zone = zoneID.flatMap(TimeZone.init(identifier:)) ?? practice.timeZone
         let day = requestedDay ?? LocalDay.day(containing: req.now, in: zone)
         let window = LocalDay.window(of: day, in: zone)
-        let windows = try await VetAvailability.query(on: req.db)
-            .filter(\.$vetUserID == vetID)
-            .filter(\.$practiceID == practice.id!)
-            .filter(\.$isActive == true)
-            .filter(\.$startAt < window.upperBound)
-            .filter(\.$endAt > window.lowerBound)
-            .sort(\.$startAt).sort(\.$id)
-            .all()
+        let windows = try await req.vetAvailability.activeWindows(
+            vet: vetID, practice: practice.id!, overlapping: window.lowerBound..<window.upperBound)
         if wantsSlots {
             return try JSONResponse.make(try await VetAvailabilitySlots.response(
                 vetID: vetID, practice: practice, day: day, zone: zone, windows: windows, on: req.db))
@@ -55,7 +45,7 @@ struct VetAvailabilityController: RouteCollection {
         let vetID = try fields.requiredUUID("vet_user_id", kind: .vetUser)
         let requestedPractice = try fields.optionalUUID("practice_id", kind: .practice, nullable: true).valueIfPresent
         let input = try VetAvailabilityRequest(fields, creating: true)
-        let (_, practice) = try await Self.vet(vetID, for: caller, on: req.db)
+        let (_, practice) = try await req.vetAvailability.vet(vetID, for: caller)
         if let requestedPractice, requestedPractice != practice.id {
             throw APIError.badRequest("practice_id must be the vet's practice")
         }
@@ -71,10 +61,7 @@ struct VetAvailabilityController: RouteCollection {
         window.isActive = input.isActive ?? true
         window.createdAt = now
         window.updatedAt = now
-        try await req.db.writeTransaction { db in
-            try await Self.refuseOverlap(window, on: db)
-            try await window.create(on: db)
-        }
+        try await req.vetAvailability.create(window)
         return try JSONResponse.make(VetAvailabilityResponse(window), status: .created)
     }
 
@@ -88,9 +75,7 @@ struct VetAvailabilityController: RouteCollection {
         guard fields.containsAny(of: VetAvailabilityRequest.updatableKeys) else {
             throw APIError.nothingToUpdate
         }
-        let now = req.now
-        let updated = try await req.db.writeTransaction { db -> VetAvailability in
-            let window = try await Self.visibleWindow(id, for: caller, on: db)
+        let updated = try await req.vetAvailability.update(id, for: caller, now: req.now) { window in
             try fields.requireUnchanged("vet_user_id", current: window.vetUserID.lowercased)
             try fields.requireUnchanged("practice_id", current: window.practiceID.lowercased)
             if let start = input.startAt { window.setIfChanged(\.startAt, start) }
@@ -100,12 +85,6 @@ struct VetAvailabilityController: RouteCollection {
             if let type = input.availabilityType { window.setIfChanged(\.availabilityType, type.rawValue) }
             window.setIfChanged(\.notes, input.notes.applied(to: window.notes))
             if let isActive = input.isActive { window.setIfChanged(\.isActive, isActive) }
-            if window.hasChanges {
-                try await Self.refuseOverlap(window, on: db)
-                window.updatedAt = now
-                try await window.update(on: db)
-            }
-            return window
         }
         return try JSONResponse.make(VetAvailabilityResponse(updated))
     }
@@ -114,8 +93,7 @@ struct VetAvailabilityController: RouteCollection {
         let caller = try req.caller
         try caller.requireStaff()
         let id = try req.pathID("id", .availability)
-        let window = try await Self.visibleWindow(id, for: caller, on: req.db)
-        try await window.delete(on: req.db)
+        try await req.vetAvailability.delete(id, for: caller)
         return Response(status: .noContent)
     }
 
@@ -127,42 +105,6 @@ struct VetAvailabilityController: RouteCollection {
             throw APIError.badRequest("timezone must be an IANA time zone name such as America/Los_Angeles")
         }
         return raw
-    }
-
-    /// The vet of a schedule and their practice, as the caller may see them: the vet is a member (VET or VET_STAFF)
-    /// of a practice, and a member caller sees only the vets of their own practice (another practice's vet is
-    /// answered like a missing one). Pet owners have no access.
-    static func vet(_ id: UUID, for caller: Caller, on db: any Database) async throws -> (User, Practice) {
-        try caller.requireStaff()
-        guard let vet = try await User.find(id, on: db), vet.role.isMember, let practiceID = vet.practiceID,
-            !caller.isMember || practiceID == caller.practiceID,
-            let practice = try await Practice.find(practiceID, on: db)
-        else { throw APIError.vetNotFound }
-        return (vet, practice)
-    }
-
-    /// A window the caller may change: any for ADMIN, those of the caller's practice for members.
-    static func visibleWindow(_ id: UUID, for caller: Caller, on db: any Database) async throws -> VetAvailability {
-        guard let window = try await VetAvailability.find(id, on: db),
-            !caller.isMember || window.practiceID == caller.practiceID
-        else { throw notFound }
-        return window
-    }
-
-    /// 409 when another active window of the same vet overlaps `window` (half-open: touching windows do not
-    /// overlap). Runs inside the write transaction; on PostgreSQL the vet's user row is locked first, so two
-    /// concurrent writes for one vet are checked one after the other (SQLite has a single writer already).
-    static func refuseOverlap(_ window: VetAvailability, on db: any Database) async throws {
-        guard window.isActive else { return }
-        try await UserStore(db: db).lock(window.vetUserID)
-        let clash = try await VetAvailability.query(on: db)
-            .filter(\.$vetUserID == window.vetUserID)
-            .filter(\.$id != window.id!)
-            .filter(\.$isActive == true)
-            .filter(\.$startAt < window.endAt)
-            .filter(\.$endAt > window.startAt)
-            .first()
-        if clash != nil { throw overlap }
     }
 }
 

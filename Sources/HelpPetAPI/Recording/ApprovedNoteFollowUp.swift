@@ -1,7 +1,6 @@
 import AppCore
 import Fluent
 import Foundation
-import SQLKit
 
 /// Approving a note that asks for a follow-up writes it into the pet's medical records, so the dashboard
 /// and the iPhone app (which read `follow_up_date` there) see it. One `visit_summary` record per visit: its lineage
@@ -19,12 +18,12 @@ enum ApprovedNoteFollowUp {
         visit: Visit, summary: String?, approvedBy userID: UUID, now: Date, on db: any Database
     ) async throws {
         guard let note = StoredClinicalNote(visit.metadata),
-            let practice = try await Practice.find(visit.practiceID, on: db),
+            let practice = try await PracticeStore(db: db).practice(visit.practiceID),
             let day = note.followUpDay(visitDate: visit.visitDate, zone: practice.timeZone)
         else { return }
         let lineage = lineageID(ofVisit: visit.id!)
-        let current = try await MedicalRecord.query(on: db)
-            .filter(\.$originalID == lineage).filter(\.$isCurrent == true).first()
+        let records = MedicalRecordStore(db: db)
+        let current = try await records.currentVersion(ofLineage: lineage)
 
         let record = MedicalRecord()
         record.id = current == nil ? lineage : UUID()
@@ -60,10 +59,10 @@ enum ApprovedNoteFollowUp {
         record.createdAt = now
         record.updatedAt = now
         if let current {
-            guard try await MedicalRecordStore(db: db).supersede(current.id!, now: now) else {
+            guard try await records.supersede(current.id!, now: now) else {
                 throw APIError.conflict("The visit's medical record changed meanwhile; try again")
             }
         }
-        try await record.create(on: db)
+        try await records.insert(record)
     }
 }

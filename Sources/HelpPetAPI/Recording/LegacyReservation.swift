@@ -71,9 +71,7 @@ struct LegacyReservation: Sendable {
             key: key, attempt: 1, upload: upload, appointment: appointment, caller: caller,
             bucket: slots.storage.bucket, now: now)
         let inserted = try await slots.db.writeTransaction { db -> Bool in
-            if db.engine == .postgres {
-                _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: appointment.id!) FOR SHARE").all()
-            }
+            try await AppointmentStore(db: db).lock(appointment.id!, .forShare)
             guard try await VisitStore(db: db).insertLegacyReservation(
                 id: visitID, petID: pet.id!, practiceID: appointment.practiceID, appointmentID: appointment.id!,
                 visitDate: appointment.appointmentDate, key: key, metadata: metadata, createdBy: caller.id, now: now)
@@ -107,7 +105,7 @@ struct LegacyReservation: Sendable {
                 current.storageKey == visit.storageKey
             else { return false }
             guard let appointmentID = current.appointmentID,
-                let appointment = try await Appointment.find(appointmentID, on: db)
+                let appointment = try await AppointmentStore(db: db).model(appointmentID)
             else { return false }
             var patch = MetadataPatch()
             patch.set = metadata(

@@ -2,7 +2,6 @@ import AppCore
 import Fluent
 import Foundation
 import ObjectStorage
-import SQLKit
 
 /// The reconciler's work on upload intents (docs/recording-safety.md), after the `new` visits:
 /// - every intent still waiting one settle delay after its URL expired gets its final check: an object found
@@ -17,13 +16,9 @@ extension Reconciler {
     func settleExpiredIntents(budget: inout Int, now: Date, on db: any Database, logger: Logger) async throws {
         guard budget > 0 else { return }
         let cutoff = now.addingTimeInterval(-UploadIntentStore.settleDelay)
-        let rows = try await db.sql.raw("""
-            SELECT * FROM upload_intents
-            WHERE visit_id IS NOT NULL AND status IN ('open', 'superseded') AND expires_at < \(bind: cutoff)
-            ORDER BY expires_at, id
-            LIMIT \(literal: min(budget, Self.maxIntentsPerRun))
-            """).all()
-        for intent in try rows.map(UploadIntent.init(row:)) {
+        let intents = try await UploadIntentStore(db: db).expiredUnsettled(
+            before: cutoff, limit: min(budget, Self.maxIntentsPerRun))
+        for intent in intents {
             guard let visitID = intent.visitID else { continue }
             budget -= 1
             guard let object = try await storage.head(intent.storageKey) else {
@@ -40,14 +35,8 @@ extension Reconciler {
     func purgeDeadIntents(budget: inout Int, now: Date, on db: any Database, logger: Logger) async throws {
         guard budget > 0 else { return }
         let cutoff = now.addingTimeInterval(-UploadIntentStore.settleDelay)
-        let rows = try await db.sql.raw("""
-            SELECT id, storage_key FROM upload_intents WHERE visit_id IS NULL AND expires_at < \(bind: cutoff)
-            ORDER BY expires_at, id
-            LIMIT \(literal: min(budget, Self.maxIntentsPerRun))
-            """).all()
-        for row in rows {
-            let id = try row.decode(column: "id", as: UUID.self)
-            let key = try row.decode(column: "storage_key", as: String.self)
+        let store = UploadIntentStore(db: db)
+        for (id, key) in try await store.deadKeys(before: cutoff, limit: min(budget, Self.maxIntentsPerRun)) {
             budget -= 1
             do {
                 try await storage.store.delete(bucket: storage.bucket, key: key)
@@ -56,7 +45,7 @@ extension Reconciler {
                 logger.warning("object under a deleted visit's key could not be removed", metadata: ["key": .string(key)])
                 continue
             }
-            try await db.sql.raw("DELETE FROM upload_intents WHERE id = \(bind: id) AND visit_id IS NULL").run()
+            try await store.deleteDead(id)
             metrics.counter("helppet_reconciler_dead_keys_removed_total").increment()
         }
     }

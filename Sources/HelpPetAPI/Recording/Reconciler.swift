@@ -50,16 +50,9 @@ struct Reconciler: Sendable {
         let presignedFrom = now.addingTimeInterval(-Self.presignedWindow)
         let presignedUntil = now.addingTimeInterval(-graceSeconds)
         let reservationExpired = now.addingTimeInterval(-Self.legacyReservationLifetime)
-        let rows = try await db.sql.raw("""
-            SELECT * FROM visits
-            WHERE source = 'recording' AND state = 'new' AND storage_key IS NOT NULL
-              AND (reconcile_after IS NULL OR reconcile_after <= \(bind: now))
-              AND ((upload_method = 'presigned_post' AND upload_url_issued_at BETWEEN \(bind: presignedFrom) AND \(bind: presignedUntil))
-                OR (upload_method = 'multipart' AND (reserved_at IS NULL OR reserved_at < \(bind: reservationExpired))))
-            ORDER BY reconcile_after IS NOT NULL, reconcile_after, id
-            LIMIT \(literal: Self.maxStorageChecksPerRun)
-            """).all()
-        return try rows.map { try $0.decode(fluentModel: Visit.self) }
+        return try await VisitStore(db: db).reconcileCandidates(
+            now: now, presignedIssuedFrom: presignedFrom, until: presignedUntil,
+            reservationExpiredBefore: reservationExpired, limit: Self.maxStorageChecksPerRun)
     }
 
     /// One `new` visit: completed when an object landed under any key issued for it (not only the latest one);

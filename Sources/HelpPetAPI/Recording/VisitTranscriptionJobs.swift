@@ -61,22 +61,19 @@ public enum VisitTranscriptionJobs {
 
     /// The content type and pet name of a job's visit; nil when the job is stale.
     public static func visit(visitID: UUID, storageKey: String, on db: any Database) async throws -> JobVisit? {
-        guard let visit = try await Visit.find(visitID, on: db), visit.state == .processing,
-            visit.storageKey == storageKey
-        else { return nil }
-        let pet = try await Pet.find(visit.petID, on: db)
+        guard let visit = try await VisitStore(db: db).transcriptionJobVisit(visitID, storageKey: storageKey) else {
+            return nil
+        }
         var contentType = AudioContentType.default.value
         if case .string(let stored)? = visit.metadata["content_type"] {
             contentType = AudioContentType.stored(stored).value
         }
         let practiceTerms = try await PracticeVocabularyStore(db: db).terms(practiceID: visit.practiceID)
-        var appointment: Appointment?
-        if let appointmentID = visit.appointmentID { appointment = try await Appointment.find(appointmentID, on: db) }
-        let templateKey = NoteTemplates.key(forAppointmentType: appointment?.appointmentType, title: appointment?.title)
+        let templateKey = NoteTemplates.key(forAppointmentType: visit.appointmentType, title: visit.appointmentTitle)
         let template = try await NoteTemplateStore(db: db).current(practiceID: visit.practiceID, key: templateKey)
         return JobVisit(
-            contentType: contentType, petName: pet?.name, practiceTerms: practiceTerms, noteTemplate: template,
-            petWeightKg: pet?.weight)
+            contentType: contentType, petName: visit.petName, practiceTerms: practiceTerms, noteTemplate: template,
+            petWeightKg: visit.petWeight)
     }
 
     /// Streams the recording at `storageKey` into `destination`; false when it is missing.

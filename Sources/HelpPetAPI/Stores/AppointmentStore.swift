@@ -92,6 +92,13 @@ enum RowLock: String {
 }
 
 extension AppointmentStore {
+    /// The appointment row as a model, whoever may see it (the caller checked access before).
+    func model(_ id: UUID) async throws -> Appointment? {
+        try await Appointment.find(id, on: db)
+    }
+
+    /// Locks the appointment's row until the transaction ends, on PostgreSQL; on SQLite the write transaction
+    /// already holds the database's write lock.
     func lock(_ id: UUID, _ mode: RowLock) async throws {
         guard db.engine == .postgres else { return }
         _ = try await db.sql.raw("SELECT id FROM appointments WHERE id = \(bind: id) \(unsafeRaw: mode.rawValue)").all()

@@ -100,7 +100,13 @@ extension MedicalRecordStore {
         return !superseded.isEmpty
     }
 
-    /// Version 1 of a new record.
+    /// The current version of a lineage (the records sharing `original_id`), if any.
+    func currentVersion(ofLineage lineage: UUID) async throws -> MedicalRecord? {
+        try await MedicalRecord.query(on: db).filter(\.$originalID == lineage).filter(\.$isCurrent == true).first()
+    }
+
+    /// A new version: version 1 of a new record, or the next version of a lineage whose current one the caller
+    /// superseded in the same transaction.
     func insert(_ record: MedicalRecord) async throws {
         try await record.create(on: db)
     }

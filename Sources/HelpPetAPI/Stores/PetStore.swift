@@ -32,6 +32,13 @@ struct PetStore: Sendable {
 }
 
 extension PetStore {
+    /// The pets with these ids that exist, in no particular order.
+    func pets(_ ids: [UUID]) async throws -> [Pet] {
+        try await Pet.query(on: db).filter(\.$id ~~ ids).all()
+    }
+}
+
+extension PetStore {
     /// Whether another pet carries the microchip number, compared case-insensitively across all practices (C6).
     func microchipTaken(_ chip: String, excluding petID: UUID?) async throws -> Bool {
         let query = Pet.query(on: db).filter(.sql(embed: "upper(microchip_number) = \(bind: chip.uppercased())"))

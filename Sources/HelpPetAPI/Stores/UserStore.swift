@@ -105,6 +105,10 @@ extension UserStore {
             .filter(.sql(unsafeRaw: "lower(username)"), .equal, .bind(username.lowercased())).count() > 0
     }
 
+    func find(_ id: UUID) async throws -> User? {
+        try await User.find(id, on: db)
+    }
+
     /// The user whose stored email is exactly `email`, if any.
     func withEmail(_ email: String) async throws -> User? {
         try await User.query(on: db).filter(\.$email == email).first()
