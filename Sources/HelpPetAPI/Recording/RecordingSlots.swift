@@ -53,20 +53,33 @@ struct RecordingSlots: Sendable {
         if appointment?.status == .cancelled { throw APIError.recordingCancelledAppointment }
         let slot = RecordingSlot(
             petID: pet.id!, appointmentID: appointment?.id, practiceID: practice.id!, zone: practice.timeZone, now: now)
-        let earlier = request.ownerConsentConfirmed == true ? nil : try await VisitStore(db: db).storedConsent(in: slot)
+        let reading = try await VisitStore(db: db).reading(slot, metadataKey: RecordingConsent.metadataKey)
         let consent = try RecordingConsent.resolve(
             confirmed: request.ownerConsentConfirmed, caller: caller, required: practice.recordingConsentRequired,
-            earlier: earlier, now: now)
-        return try await applySlotTable(Initiation(
-            request: request, caller: caller, pet: pet, appointment: appointment, practice: practice, slot: slot,
-            now: now, consent: consent))
+            earlier: reading.stored, now: now)
+        return try await applySlotTable(
+            Initiation(
+                request: request, caller: caller, pet: pet, appointment: appointment, practice: practice, slot: slot,
+                now: now, consent: consent),
+            firstRead: reading)
     }
 
     /// The slot table. Each outcome is a write that is conditional on the row as read; a request that loses a race
-    /// re-reads the slot and applies the table again, so N identical initiates converge on one row.
-    func applySlotTable(_ initiation: Initiation) async throws -> InitiateRecordingResponse {
+    /// re-reads the slot and applies the table again, so N identical initiates converge on one row. `firstRead` is
+    /// the slot as the checks already read it, used for the first pass.
+    func applySlotTable(_ initiation: Initiation, firstRead: SlotReading? = nil) async throws
+        -> InitiateRecordingResponse
+    {
+        var known = firstRead
         for _ in 0..<8 {
-            guard let visit = try await VisitStore(db: db).visit(in: initiation.slot) else {
+            let found: Visit?
+            if let reading = known {
+                found = reading.visit
+                known = nil
+            } else {
+                found = try await VisitStore(db: db).visit(in: initiation.slot)
+            }
+            guard let visit = found else {
                 if let created = try await createVisit(initiation) { return created }
                 continue
             }

@@ -16,6 +16,13 @@ struct PracticeStore: Sendable {
     }
 }
 
+extension PracticeStore {
+    /// The practice row as the recording rules read it (its zone and consent setting); nil when it is gone.
+    func practice(_ id: UUID) async throws -> Practice? {
+        try await db.sql.raw("SELECT * FROM practices WHERE id = \(bind: id)").first()?.decode(fluentModel: Practice.self)
+    }
+}
+
 /// A practice's zone as stored (the name answers carry) and resolved (validated on write, so it always resolves).
 struct PracticeZone: Sendable {
     let identifier: String
