@@ -28,6 +28,9 @@ public struct AppConfig: Sendable {
     public var dataDirectory: URL
     public var database: DatabaseKind
     public var databasePoolSize: Int
+    /// `DATABASE_PREPARED_STATEMENTS` (default on): the hot reads run as prepared statements on PostgreSQL. Off
+    /// behind a pooler that cannot keep named statements per client (PgBouncer in transaction mode before 1.21).
+    public var databasePreparedStatements: Bool
     public var apps: Set<Product>
     public var publicBaseURL: String?
     public var jwtSecret: [UInt8]
@@ -139,6 +142,7 @@ public struct AppConfig: Sendable {
             dataDirectory: dataDir,
             database: database,
             databasePoolSize: try env.int("DATABASE_POOL_SIZE", default: 8, range: 1...100),
+            databasePreparedStatements: try env.bool("DATABASE_PREPARED_STATEMENTS", default: true),
             apps: apps,
             publicBaseURL: publicBaseURL,
             jwtSecret: jwtSecret,

@@ -10,6 +10,7 @@ public enum DatabaseSetup {
     public static let poolTimeout: TimeAmount = .seconds(2)
 
     public static func configure(_ app: Application, config: AppConfig) throws {
+        PreparedReads.enabled.withLockedValue { $0 = config.databasePreparedStatements }
         switch config.database {
         case .sqlite(let path):
             app.databases.use(

@@ -1,6 +1,7 @@
 import AppCore
 import Fluent
 import Foundation
+import PostgresNIO
 import SQLKit
 
 /// Every statement on `ad_services` (contract §3.1, §4.2, §4.7.3), on both engines. Reads return `ServiceRow`s
@@ -12,9 +13,18 @@ struct ServiceStore: Sendable {
 
     /// The public catalogue: active services in catalogue order (§4.2.1). One statement.
     func activeCatalogue() async throws -> [ServiceRow] {
-        ServiceRow.catalogueOrder(try await db.sql.raw("""
+        if let rows = try await db.prepared(ActiveCatalogue(), decoding: ServiceRow.self, with: Self.rowDecoding) {
+            return ServiceRow.catalogueOrder(rows)
+        }
+        return ServiceRow.catalogueOrder(try await db.sql.raw("""
             SELECT \(unsafeRaw: ServiceRow.columns) FROM ad_services WHERE active = \(bind: true)
             """).all(decoding: ServiceRow.self, with: Self.rowDecoding))
+    }
+
+    /// `activeCatalogue` prepared on PostgreSQL.
+    private struct ActiveCatalogue: PreparedRead {
+        static let sql = "SELECT \(ServiceRow.columns) FROM ad_services WHERE active"
+        func makeBindings() -> PostgresBindings { PostgresBindings() }
     }
 
     /// The console's list: every service, or only the active/inactive ones, in catalogue order.

@@ -1,6 +1,7 @@
 import AppCore
 import Fluent
 import Foundation
+import PostgresNIO
 import SQLKit
 
 /// Every SQL statement of the appointments aggregate (appointments and their pets). Each read is one statement
@@ -9,7 +10,9 @@ struct AppointmentStore: Sendable {
     let db: any Database
 
     /// The columns of `AppointmentPetRow`: `a` appointments, `ap` its pet links, `p` the pets, `v` their visits.
-    private static let columns: SQLQueryString = """
+    private static let columns: SQLQueryString = "\(unsafeRaw: columnsText)"
+
+    private static let columnsText = """
         a.id, a.practice_id, a.pet_owner_id, a.assigned_vet_user_id, a.appointment_date, a.duration_minutes,
         a.appointment_type, a.status, a.title, a.description, a.notes, a.created_at, a.updated_at,
         p.id AS pet_id, p.name AS pet_name, p.species AS pet_species, p.breed AS pet_breed,
@@ -18,23 +21,41 @@ struct AppointmentStore: Sendable {
 
     /// The joins behind `columns`. A pending reservation is not a recording yet (contract §4.10); at most one visit
     /// exists per (appointment, pet) (`visits_one_per_appointment_pet`).
-    private func joins() -> SQLQueryString {
+    private func joins() -> SQLQueryString { "\(unsafeRaw: Self.joins(engine: db.engine))" }
+
+    private static func joins(engine: DatabaseEngine) -> String {
         """
         LEFT JOIN appointment_pets ap ON ap.appointment_id = a.id
         LEFT JOIN pets p ON p.id = ap.pet_id
         LEFT JOIN visits v ON v.appointment_id = ap.appointment_id AND v.pet_id = ap.pet_id
-            AND \(unsafeRaw: VisitFilters.notPendingSQL(on: db, table: "v"))
+            AND \(VisitFilters.notPendingSQL(engine: engine, table: "v"))
         """
     }
 
     /// `GET /appointments/{id}`: nil when it does not exist or the caller may not see it.
     func appointment(_ id: UUID, for caller: Caller) async throws -> AppointmentResponse? {
+        if let rows = try await db.prepared(
+            AppointmentByID(id: id, reach: BoundReach(caller)), decoding: AppointmentPetRow.self)
+        {
+            return AppointmentResponse.grouping(rows).first
+        }
         let rows = try await db.sql.raw("""
             SELECT \(Self.columns) FROM appointments a \(joins())
             WHERE a.id = \(bind: id) AND \(CallerScope.appointment("a", caller: caller))
             ORDER BY ap.position
             """).all(decoding: AppointmentPetRow.self)
         return AppointmentResponse.grouping(rows).first
+    }
+
+    /// `appointment(_:for:)` prepared on PostgreSQL.
+    private struct AppointmentByID: ScopedByID {
+        static let sql = """
+            SELECT \(AppointmentStore.columnsText) FROM appointments a \(AppointmentStore.joins(engine: .postgres))
+            WHERE a.id = $1 AND \(BoundReach.appointment("a", kind: 2))
+            ORDER BY ap.position
+            """
+        let id: UUID
+        let reach: BoundReach
     }
 
     /// The representations of already loaded appointments (lists), in their order, with one statement.
@@ -133,5 +154,14 @@ extension AppointmentStore {
             WHERE appointment_pets.appointment_id = \(bind: id)
             ORDER BY appointment_pets.position
             """).all().map { try $0.decode(column: "name", as: String.self) }
+    }
+}
+
+extension AppointmentStore {
+    /// Whether the pet is one of the appointment's pets.
+    func hasPet(_ petID: UUID, appointment id: UUID) async throws -> Bool {
+        try await db.sql.raw("""
+            SELECT 1 AS linked FROM appointment_pets WHERE appointment_id = \(bind: id) AND pet_id = \(bind: petID)
+            """).first() != nil
     }
 }

@@ -1,6 +1,7 @@
 import AppCore
 import Fluent
 import Foundation
+import PostgresNIO
 import SQLKit
 
 /// The SQL of the medical records aggregate that the read path needs.
@@ -21,6 +22,11 @@ struct MedicalRecordStore: Sendable {
     func listForPet(
         _ petID: UUID, for caller: Caller, currentOnly: Bool, limit: Int, offset: Int
     ) async throws -> MedicalRecordPage? {
+        let prepared = RecordsOfPet(
+            petID: petID, reach: BoundReach(caller), currentOnly: currentOnly, limit: limit, offset: offset)
+        if let rows = try await db.prepared(prepared, decoding: MedicalRecordPageRow.self) {
+            return Self.page(rows)
+        }
         let filter: SQLQueryString = """
             pet_id = \(bind: petID) AND \(CallerScope.practiceRows("medical_records", caller: caller))
             \(unsafeRaw: currentOnly ? "AND is_current = \(db.engine == .postgres ? "TRUE" : "1")" : "")
@@ -36,12 +42,52 @@ struct MedicalRecordStore: Sendable {
             WHERE p.id = \(bind: petID) AND \(CallerScope.pet("p", caller: caller))
             ORDER BY r.created_at DESC, r.id
             """).all(decoding: MedicalRecordPageRow.self)
+        return Self.page(rows)
+    }
+
+    /// The page of `listForPet`'s rows; nil without a row (the pet is not visible).
+    private static func page(_ rows: [MedicalRecordPageRow]) -> MedicalRecordPage? {
         guard let first = rows.first else { return nil }
         return MedicalRecordPage(
             total: first.total, current: first.currentCount,
             records: rows.compactMap { row in
                 row.record.map { ($0, PracticeZone(identifier: row.recordTimezone ?? "UTC")) }
             })
+    }
+
+    /// `listForPet` prepared on PostgreSQL: "current versions only" is a bound value.
+    private struct RecordsOfPet: PreparedRead {
+        private static let filter = """
+            pet_id = $1 AND \(BoundReach.practiceRows("medical_records", kind: 2)) AND (NOT $4 OR is_current)
+            """
+        static let sql = """
+            SELECT counts.total, counts.current_count, \(MedicalRecordStore.recordColumns),
+                zp.timezone AS record_timezone
+            FROM pets p
+            CROSS JOIN (SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN is_current THEN 1 ELSE 0 END), 0) AS current_count
+                FROM medical_records WHERE \(filter)) counts
+            LEFT JOIN (SELECT * FROM medical_records WHERE \(filter)
+                ORDER BY created_at DESC, id LIMIT $5 OFFSET $6) r ON 1 = 1
+            LEFT JOIN practices zp ON zp.id = r.practice_id
+            WHERE p.id = $1 AND \(BoundReach.pet("p", kind: 2))
+            ORDER BY r.created_at DESC, r.id
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.uuid] + BoundReach.dataTypes + [.bool, .int8, .int8]
+        let petID: UUID
+        let reach: BoundReach
+        let currentOnly: Bool
+        let limit: Int
+        let offset: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 6)
+            bindings.append(petID)
+            reach.bind(into: &bindings)
+            bindings.append(currentOnly)
+            bindings.append(limit)
+            bindings.append(offset)
+            return bindings
+        }
     }
 
     /// The records of a pet the caller may see: members only their practice's, ADMIN and the owner all.

@@ -1,6 +1,7 @@
 import AppCore
 import Fluent
 import Foundation
+import PostgresNIO
 import SQLKit
 
 /// The SQL of visit transcripts' reads (the visits aggregate seen as transcripts).
@@ -19,6 +20,12 @@ struct TranscriptStore: Sendable {
     func listForPet(
         _ petID: UUID, for caller: Caller, state: VisitState?, includePending: Bool, limit: Int, offset: Int
     ) async throws -> (total: Int, visits: [VisitRow])? {
+        let prepared = TranscriptsOfPet(
+            petID: petID, reach: BoundReach(caller), state: state?.rawValue, includePending: includePending,
+            limit: limit, offset: offset)
+        if let rows = try await db.prepared(prepared, decoding: VisitPageRow.self) {
+            return rows.first.map { ($0.total, rows.compactMap(\.visit)) }
+        }
         var filter: SQLQueryString = "pet_id = \(bind: petID) AND \(CallerScope.practiceRows("visits", caller: caller))"
         if let state { filter += " AND state = \(bind: state.rawValue)" }
         if !includePending { filter += " AND \(unsafeRaw: VisitFilters.notPendingSQL(on: db, table: "visits"))" }
@@ -33,5 +40,40 @@ struct TranscriptStore: Sendable {
             """).all(decoding: VisitPageRow.self)
         guard let first = rows.first else { return nil }
         return (first.total, rows.compactMap(\.visit))
+    }
+
+    /// `listForPet` prepared on PostgreSQL: the state filter and the pending rule are bound values.
+    private struct TranscriptsOfPet: PreparedRead {
+        private static let filter = """
+            pet_id = $1 AND \(BoundReach.practiceRows("visits", kind: 2)) AND ($4::text IS NULL OR state = $4)
+                AND ($5 OR \(VisitFilters.notPendingSQL(engine: .postgres, table: "visits")))
+            """
+        static let sql = """
+            SELECT counts.total, \(TranscriptStore.visitColumns)
+            FROM pets p
+            CROSS JOIN (SELECT COUNT(*) AS total FROM visits WHERE \(filter)) counts
+            LEFT JOIN (SELECT * FROM visits WHERE \(filter)
+                ORDER BY visit_date DESC, created_at DESC, id LIMIT $6 OFFSET $7) v ON 1 = 1
+            WHERE p.id = $1 AND \(BoundReach.pet("p", kind: 2))
+            ORDER BY v.visit_date DESC, v.created_at DESC, v.id
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.uuid] + BoundReach.dataTypes + [.text, .bool, .int8, .int8]
+        let petID: UUID
+        let reach: BoundReach
+        let state: String?
+        let includePending: Bool
+        let limit: Int
+        let offset: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 7)
+            bindings.append(petID)
+            reach.bind(into: &bindings)
+            if let state { bindings.append(state) } else { bindings.appendNull() }
+            bindings.append(includePending)
+            bindings.append(limit)
+            bindings.append(offset)
+            return bindings
+        }
     }
 }

@@ -11,8 +11,13 @@ enum VisitFilters {
 
     /// The condition of `notPending` as SQL text (for raw statements); `table` qualifies the columns in a join.
     static func notPendingSQL(on db: any Database, table: String? = nil) -> String {
+        notPendingSQL(engine: db.engine, table: table)
+    }
+
+    /// `notPendingSQL` for an engine known in advance (a prepared statement's text).
+    static func notPendingSQL(engine: DatabaseEngine, table: String? = nil) -> String {
         let t = table.map { $0 + "." } ?? ""
-        let hasPrevious = db.engine == .postgres
+        let hasPrevious = engine == .postgres
             ? "(\(t)metadata -> 'previous_recordings') IS NOT NULL"
             : "json_type(\(t)metadata, '$.previous_recordings') IS NOT NULL"
         return "NOT (\(t)source = 'recording' AND \(t)state = 'new' AND NOT (\(hasPrevious)))"

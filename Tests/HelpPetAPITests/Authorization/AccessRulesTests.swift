@@ -62,6 +62,63 @@ import VaporTesting
         }
     }
 
+    /// The hot reads write the rules into their own statement (prepared on PostgreSQL, with the reach bound as
+    /// values): each sees exactly what the by-id lookups see, for every kind of caller.
+    @Test func theHotReadsSeeExactlyWhatTheLookupsSee() async throws {
+        try await withTestApp { app in
+            let lookups = VisibilityStore(db: app.db)
+            let appointment = Demo.appointmentID(1, app)
+            let callers = [
+                Self.admin, Self.vet, Self.staff, Self.owner1, Self.owner2, Self.memberOfAnotherPractice,
+                Self.memberWithoutPractice, Self.pending,
+            ]
+            for caller in callers {
+                let role = "\(caller.role) \(caller.practiceID == nil ? "without" : "with") a practice"
+                let petSeen = (try? await lookups.pet(Demo.pet(1), for: caller)) != nil
+                let appointmentSeen = (try? await lookups.appointment(appointment, for: caller)) != nil
+                let visitSeen = (try? await lookups.visit(Demo.visitID, for: caller)) != nil
+                let pet = try await PetStore(db: app.db).pet(Demo.pet(1), for: caller)
+                #expect((pet != nil) == petSeen, "pet: \(role)")
+                let appointmentRead = try await AppointmentStore(db: app.db).appointment(appointment, for: caller)
+                #expect((appointmentRead != nil) == appointmentSeen, "appointment: \(role)")
+                let playback = try await VisitStore(db: app.db).playback(Demo.visitID, for: caller)
+                #expect((playback != nil) == visitSeen, "playback: \(role)")
+                let transcripts = try await TranscriptStore(db: app.db).listForPet(
+                    Demo.pet(1), for: caller, state: nil, includePending: true, limit: 50, offset: 0)
+                #expect((transcripts != nil) == petSeen, "transcripts: \(role)")
+                #expect(transcripts.map { $0.visits.contains { $0.id == Demo.visitID } } ?? false == visitSeen,
+                        "transcripts list the visit: \(role)")
+                let records = try await MedicalRecordStore(db: app.db).listForPet(
+                    Demo.pet(1), for: caller, currentOnly: false, limit: 50, offset: 0)
+                #expect((records != nil) == petSeen, "records: \(role)")
+            }
+        }
+    }
+
+    /// The filters a prepared read takes as values narrow it exactly as the SQL they replace.
+    @Test func theHotReadsFiltersNarrowTheirLists() async throws {
+        try await withTestApp { app in
+            let transcripts = TranscriptStore(db: app.db)
+            let processed = try await transcripts.listForPet(
+                Demo.pet(1), for: Self.vet, state: .processed, includePending: false, limit: 50, offset: 0)
+            #expect(processed?.visits.map(\.id) == [Demo.visitID])
+            let failed = try await transcripts.listForPet(
+                Demo.pet(1), for: Self.vet, state: .failed, includePending: false, limit: 50, offset: 0)
+            #expect(failed?.total == 0 && failed?.visits.isEmpty == true)
+            let records = MedicalRecordStore(db: app.db)
+            let all = try #require(try await records.listForPet(
+                Demo.pet(1), for: Self.vet, currentOnly: false, limit: 50, offset: 0))
+            let current = try #require(try await records.listForPet(
+                Demo.pet(1), for: Self.vet, currentOnly: true, limit: 50, offset: 0))
+            #expect(all.total > 0)
+            #expect(current.total == all.current)
+            #expect(current.records.allSatisfy { $0.0.isCurrent })
+            let secondPage = try #require(try await records.listForPet(
+                Demo.pet(1), for: Self.vet, currentOnly: false, limit: 1, offset: 1))
+            #expect(secondPage.records.count == min(1, all.total - 1))
+        }
+    }
+
     @Test func aMissingRowIsNotFoundEvenForTheAdministrator() async throws {
         try await withTestApp { app in
             let error = await #expect(throws: APIError.self) {
