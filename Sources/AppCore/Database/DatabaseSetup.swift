@@ -10,7 +10,6 @@ public enum DatabaseSetup {
     public static let poolTimeout: TimeAmount = .seconds(2)
 
     public static func configure(_ app: Application, config: AppConfig) throws {
-        PreparedReads.enabled.withLockedValue { $0 = config.databasePreparedStatements }
         switch config.database {
         case .sqlite(let path):
             app.databases.use(
@@ -21,14 +20,14 @@ public enum DatabaseSetup {
             // The pool is per event loop (a request uses its own loop's connections): DATABASE_POOL_SIZE is spread
             // over the loops the server really runs, at least one each (docs/read-path.md).
             let loops = app.eventLoopGroup.makeIterator().reduce(0) { count, _ in count + 1 }
+            let postgres = DatabaseConfigurationFactory.postgres(
+                configuration: configuration,
+                maxConnectionsPerEventLoop: max(1, config.databasePoolSize / max(1, loops)),
+                connectionPoolTimeout: poolTimeout,
+                encodingContext: .default, decodingContext: .default,
+                sqlLogLevel: .debug)
             app.databases.use(
-                .postgres(
-                    configuration: configuration,
-                    maxConnectionsPerEventLoop: max(1, config.databasePoolSize / max(1, loops)),
-                    connectionPoolTimeout: poolTimeout,
-                    encodingContext: .default, decodingContext: .default,
-                    sqlLogLevel: .debug),
-                as: .psql)
+                PreparedReadsSetting(base: postgres.make(), enabled: config.databasePreparedStatements), as: .psql)
         }
     }
 

@@ -1,7 +1,6 @@
 import FluentKit
 import FluentPostgresDriver
 import Logging
-import NIOConcurrencyHelpers
 import PostgresKit
 import SQLKit
 
@@ -20,22 +19,34 @@ extension PreparedRead {
     public func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
-public enum PreparedReads {
-    /// Set once at startup from `DATABASE_PREPARED_STATEMENTS`; off, every read takes its SQLKit statement (sent
-    /// unprepared) on PostgreSQL as well.
-    static let enabled = NIOLockedValueBox(true)
+/// A database configuration with the prepared-read setting beside it (`DATABASE_PREPARED_STATEMENTS`), so the
+/// setting belongs to the registered database, and two applications in one process (the tests) can differ. Every
+/// database handed out for it carries it in `context.configuration`; the driver is the wrapped configuration's own.
+struct PreparedReadsSetting: DatabaseConfiguration {
+    var base: any DatabaseConfiguration
+    let enabled: Bool
+
+    var middleware: [any AnyModelMiddleware] {
+        get { base.middleware }
+        set { base.middleware = newValue }
+    }
+
+    func makeDriver(for databases: Databases) -> any DatabaseDriver { base.makeDriver(for: databases) }
 }
 
 extension Database {
+    /// Whether this database runs the prepared forms: PostgreSQL, unless its registration turned them off.
+    public var runsPreparedReads: Bool {
+        self is any PostgresDatabase && (context.configuration as? PreparedReadsSetting)?.enabled ?? true
+    }
+
     /// The rows of `read` decoded as `T`, on PostgreSQL; nil on another engine (or with prepared statements turned
     /// off), where the store runs its own SQL.
     /// Inside a transaction this runs on the transaction's connection.
     public func prepared<Read: PreparedRead, T: Decodable & Sendable>(
         _ read: Read, decoding: T.Type, with decoder: SQLRowDecoder = SQLRowDecoder()
     ) async throws -> [T]? {
-        guard let postgres = self as? any PostgresDatabase, PreparedReads.enabled.withLockedValue({ $0 }) else {
-            return nil
-        }
+        guard runsPreparedReads, let postgres = self as? any PostgresDatabase else { return nil }
         let logger = self.logger
         // The drivers' own line for every statement, so a debug log (and the statement-count tests) sees these too.
         logger.debug("Executing query", metadata: ["sql": .string(Read.sql), "prepared": .string(Read.name)])

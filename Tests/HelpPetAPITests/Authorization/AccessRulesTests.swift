@@ -63,9 +63,12 @@ import VaporTesting
     }
 
     /// The hot reads write the rules into their own statement (prepared on PostgreSQL, with the reach bound as
-    /// values): each sees exactly what the by-id lookups see, for every kind of caller.
-    @Test func theHotReadsSeeExactlyWhatTheLookupsSee() async throws {
-        try await withTestApp { app in
+    /// values): each sees exactly what the by-id lookups see, for every kind of caller, in both forms: with
+    /// `DATABASE_PREPARED_STATEMENTS` off PostgreSQL runs the SQLKit statements that SQLite always runs.
+    @Test(arguments: [true, false])
+    func theHotReadsSeeExactlyWhatTheLookupsSee(preparedStatements: Bool) async throws {
+        try await withTestApp(env: ["DATABASE_PREPARED_STATEMENTS": "\(preparedStatements)"]) { app in
+            #expect(app.db.runsPreparedReads == (preparedStatements && app.db.engine == .postgres))
             let lookups = VisibilityStore(db: app.db)
             let appointment = Demo.appointmentID(1, app)
             let callers = [
