@@ -16,6 +16,13 @@ enum RecordingSlot: Sendable, Equatable {
         }
     }
 
+    /// The pet recorded in this slot.
+    var petID: UUID {
+        switch self {
+        case .appointment(_, let petID), .day(let petID, _, _): petID
+        }
+    }
+
     var appointmentID: UUID? {
         if case .appointment(let id, _) = self { return id }
         return nil

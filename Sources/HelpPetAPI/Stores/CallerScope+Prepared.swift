@@ -66,13 +66,39 @@ protocol ScopedByID: PreparedRead {
     var reach: BoundReach { get }
 }
 
+/// `ScopedByID`'s parameter types, built once: postgres-nio reads `bindingDataTypes` on every execution.
+private let scopedByIDDataTypes: [PostgresDataType] = [.uuid] + BoundReach.dataTypes
+
 extension ScopedByID {
-    static var bindingDataTypes: [PostgresDataType] { [.uuid] + BoundReach.dataTypes }
+    static var bindingDataTypes: [PostgresDataType] { scopedByIDDataTypes }
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 3)
         bindings.append(id)
         reach.bind(into: &bindings)
+        return bindings
+    }
+}
+
+/// A prepared read of one page of a pet's rows as the caller may see them: `$1` the pet, `$2` and `$3` the caller's
+/// reach, then the read's own filters, then the page's limit and offset.
+protocol PageOfPet: PreparedRead {
+    var petID: UUID { get }
+    var reach: BoundReach { get }
+    var limit: Int { get }
+    var offset: Int { get }
+    /// Binds the read's own filters, the parameters from `$4` on.
+    func bindFilters(into bindings: inout PostgresBindings)
+}
+
+extension PageOfPet {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: Self.bindingDataTypes.count)
+        bindings.append(petID)
+        reach.bind(into: &bindings)
+        bindFilters(into: &bindings)
+        bindings.append(limit)
+        bindings.append(offset)
         return bindings
     }
 }

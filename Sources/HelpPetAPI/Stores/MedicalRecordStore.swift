@@ -56,7 +56,7 @@ struct MedicalRecordStore: Sendable {
     }
 
     /// `listForPet` prepared on PostgreSQL: "current versions only" is a bound value.
-    private struct RecordsOfPet: PreparedRead {
+    private struct RecordsOfPet: PageOfPet {
         private static let filter = """
             pet_id = $1 AND \(BoundReach.practiceRows("medical_records", kind: 2)) AND (NOT $4 OR is_current)
             """
@@ -79,14 +79,8 @@ struct MedicalRecordStore: Sendable {
         let limit: Int
         let offset: Int
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 6)
-            bindings.append(petID)
-            reach.bind(into: &bindings)
+        func bindFilters(into bindings: inout PostgresBindings) {
             bindings.append(currentOnly)
-            bindings.append(limit)
-            bindings.append(offset)
-            return bindings
         }
     }
 

@@ -43,7 +43,7 @@ struct TranscriptStore: Sendable {
     }
 
     /// `listForPet` prepared on PostgreSQL: the state filter and the pending rule are bound values.
-    private struct TranscriptsOfPet: PreparedRead {
+    private struct TranscriptsOfPet: PageOfPet {
         private static let filter = """
             pet_id = $1 AND \(BoundReach.practiceRows("visits", kind: 2)) AND ($4::text IS NULL OR state = $4)
                 AND ($5 OR \(VisitFilters.notPendingSQL(engine: .postgres, table: "visits")))
@@ -65,15 +65,9 @@ struct TranscriptStore: Sendable {
         let limit: Int
         let offset: Int
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 7)
-            bindings.append(petID)
-            reach.bind(into: &bindings)
+        func bindFilters(into bindings: inout PostgresBindings) {
             if let state { bindings.append(state) } else { bindings.appendNull() }
             bindings.append(includePending)
-            bindings.append(limit)
-            bindings.append(offset)
-            return bindings
         }
     }
 }

@@ -26,16 +26,11 @@ extension VisitStore {
         let visits = try await db.sql.raw("""
             SELECT * FROM visits WHERE \(Self.condition(slot, wholeAppointment: true)) ORDER BY created_at, id
             """).all().map { try $0.decode(fluentModel: Visit.self) }
-        let petID: UUID
-        switch slot {
-        case .appointment(_, let pet): petID = pet
-        case .day(let pet, _, _): petID = pet
-        }
         let stored = visits.lazy.compactMap { visit -> JSONValue? in
             guard let value = visit.metadata[metadataKey], case .object = value else { return nil }
             return value
         }.first
-        return SlotReading(visit: visits.first { $0.petID == petID }, stored: stored)
+        return SlotReading(visit: visits.first { $0.petID == slot.petID }, stored: stored)
     }
 
     private static func condition(_ slot: RecordingSlot, wholeAppointment: Bool) -> SQLQueryString {
