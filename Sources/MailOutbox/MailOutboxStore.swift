@@ -88,8 +88,6 @@ package struct MailOutboxStore: Sendable {
         self.table = table
     }
 
-    private var condition: String { table.claimCondition.map { " AND " + $0 } ?? "" }
-
     /// Inserts the message; false when a unique index refuses it (a reminder for the same appointment and start
     /// time that another worker wrote first).
     @discardableResult
@@ -118,43 +116,21 @@ package struct MailOutboxStore: Sendable {
     /// Claims the oldest due message: `queued` and due, or `sending` with an expired lease (its worker died).
     package func claim(owner processOwner: String, leaseSeconds: Int, now: Date) async throws -> ClaimedMail? {
         let owner = "\(processOwner)/\(UUID().uuidString.prefix(8).lowercased())"
+        let lease = OutboxLease(
+            table: table.name, due: "status = 'queued' AND available_at <= \(bind: now)",
+            order: "available_at, created_at, ics_sequence, id",
+            returning: "id, message_id, sender, recipient, raw_message, attempts, send_before",
+            choosable: table.claimCondition)
         let expires = now.addingTimeInterval(TimeInterval(leaseSeconds))
-        // A plain read first, so an idle poll never takes SQLite's write lock (or opens a PostgreSQL transaction).
-        let due = try await db.sql.raw("""
-            SELECT id FROM \(ident: table.name)
-            WHERE ((status = 'queued' AND available_at <= \(bind: now))
-               OR (status = 'sending' AND lease_expires_at < \(bind: now)))
-              \(unsafeRaw: condition)
-            LIMIT 1
-            """).first()
-        guard due != nil else { return nil }
-        return try await db.writeTransaction { db -> ClaimedMail? in
-            let lock = db.engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
-            guard let row = try await db.sql.raw("""
-                SELECT id FROM \(ident: table.name)
-                WHERE ((status = 'queued' AND available_at <= \(bind: now))
-                   OR (status = 'sending' AND lease_expires_at < \(bind: now)))
-                  \(unsafeRaw: condition)
-                ORDER BY available_at, created_at, ics_sequence, id
-                LIMIT 1\(unsafeRaw: lock)
-                """).first() else { return nil }
-            let candidate = try row.decode(column: "id", as: UUID.self)
-            guard let claimed = try await db.sql.raw("""
-                UPDATE \(ident: table.name) SET status = 'sending', lease_owner = \(bind: owner),
-                    lease_expires_at = \(bind: expires), attempts = attempts + 1, updated_at = \(bind: now)
-                WHERE id = \(bind: candidate) AND ((status = 'queued' AND available_at <= \(bind: now))
-                       OR (status = 'sending' AND lease_expires_at < \(bind: now)))
-                RETURNING id, message_id, sender, recipient, raw_message, attempts, send_before
-                """).first() else { return nil }
-            return ClaimedMail(
-                id: try claimed.decode(column: "id", as: UUID.self),
-                messageID: try claimed.decode(column: "message_id", as: String.self),
-                sender: try claimed.decode(column: "sender", as: String.self),
-                recipient: try claimed.decode(column: "recipient", as: String.self),
-                rawMessage: try claimed.decode(column: "raw_message", as: String.self),
-                attempts: try claimed.decode(column: "attempts", as: Int.self), owner: owner,
-                sendBefore: try claimed.decode(column: "send_before", as: Date?.self))
-        }
+        guard let claimed = try await lease.claim(owner: owner, expires: expires, now: now, on: db) else { return nil }
+        return ClaimedMail(
+            id: try claimed.decode(column: "id", as: UUID.self),
+            messageID: try claimed.decode(column: "message_id", as: String.self),
+            sender: try claimed.decode(column: "sender", as: String.self),
+            recipient: try claimed.decode(column: "recipient", as: String.self),
+            rawMessage: try claimed.decode(column: "raw_message", as: String.self),
+            attempts: try claimed.decode(column: "attempts", as: Int.self), owner: owner,
+            sendBefore: try claimed.decode(column: "send_before", as: Date?.self))
     }
 
     /// Delivered: the row stays, with `sent_at`, as the record that this Message-ID went out.

@@ -28,7 +28,8 @@ struct Reconciler: Sendable {
     func runOnce(on db: any Database, logger: Logger) async throws -> Bool {
         let now = WireTime.truncated(clock.now())
         let clock = self.clock
-        let ran = try await TaskLease.whileHolding(
+        // `Void?`: nil when another process holds the lease.
+        let ran: Void? = try await TaskLease.whileHolding(
             Self.leaseName, owner: ProcessIdentity.current, duration: Self.leaseDuration,
             now: { WireTime.truncated(clock.now()) }, on: db
         ) {

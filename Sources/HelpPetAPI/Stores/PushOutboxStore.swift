@@ -45,43 +45,21 @@ package struct PushOutboxStore: Sendable {
 
     package init(db: any Database) { self.db = db }
 
-
     /// Claims the oldest due notification: `queued` and due, or `sending` with an expired lease (its worker died).
     package func claim(owner processOwner: String, leaseSeconds: Int, now: Date) async throws -> ClaimedPush? {
         let owner = "\(processOwner)/\(UUID().uuidString.prefix(8).lowercased())"
+        let lease = OutboxLease(
+            table: "notification_outbox",
+            due: "status = 'queued' AND (available_at IS NULL OR available_at <= \(bind: now))",
+            order: "created_at, id", returning: "id, user_id, kind, created_at, attempts")
         let expires = now.addingTimeInterval(TimeInterval(leaseSeconds))
-        // A plain read first, so an idle poll never takes SQLite's write lock (or opens a PostgreSQL transaction).
-        guard try await db.sql.raw("""
-            SELECT id FROM notification_outbox
-            WHERE (status = 'queued' AND (available_at IS NULL OR available_at <= \(bind: now)))
-               OR (status = 'sending' AND lease_expires_at < \(bind: now))
-            LIMIT 1
-            """).first() != nil else { return nil }
-        return try await db.writeTransaction { db -> ClaimedPush? in
-            let lock = db.engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
-            guard let row = try await db.sql.raw("""
-                SELECT id FROM notification_outbox
-                WHERE (status = 'queued' AND (available_at IS NULL OR available_at <= \(bind: now)))
-                   OR (status = 'sending' AND lease_expires_at < \(bind: now))
-                ORDER BY created_at, id
-                LIMIT 1\(unsafeRaw: lock)
-                """).first() else { return nil }
-            let candidate = try row.decode(column: "id", as: UUID.self)
-            guard let claimed = try await db.sql.raw("""
-                UPDATE notification_outbox SET status = 'sending', lease_owner = \(bind: owner),
-                    lease_expires_at = \(bind: expires), attempts = attempts + 1, updated_at = \(bind: now)
-                WHERE id = \(bind: candidate)
-                  AND ((status = 'queued' AND (available_at IS NULL OR available_at <= \(bind: now)))
-                       OR (status = 'sending' AND lease_expires_at < \(bind: now)))
-                RETURNING id, user_id, kind, created_at, attempts
-                """).first() else { return nil }
-            return ClaimedPush(
-                id: try claimed.decode(column: "id", as: UUID.self),
-                userID: try claimed.decode(column: "user_id", as: UUID.self),
-                kind: try claimed.decode(column: "kind", as: String.self),
-                createdAt: try claimed.decode(column: "created_at", as: Date.self),
-                attempts: try claimed.decode(column: "attempts", as: Int.self), owner: owner)
-        }
+        guard let claimed = try await lease.claim(owner: owner, expires: expires, now: now, on: db) else { return nil }
+        return ClaimedPush(
+            id: try claimed.decode(column: "id", as: UUID.self),
+            userID: try claimed.decode(column: "user_id", as: UUID.self),
+            kind: try claimed.decode(column: "kind", as: String.self),
+            createdAt: try claimed.decode(column: "created_at", as: Date.self),
+            attempts: try claimed.decode(column: "attempts", as: Int.self), owner: owner)
     }
 
     /// The payload's string values (the keys the app's handler reads), through the model so both engines' JSON
