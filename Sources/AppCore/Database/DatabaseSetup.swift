@@ -17,6 +17,14 @@ public enum DatabaseSetup {
         case .postgres(let url):
             var configuration = try SQLPostgresConfiguration(url: url)
             configuration.coreConfiguration.options.connectTimeout = .seconds(2)
+            if config.databasePreparedStatements {
+                // Only named prepared statements (the prepared reads) follow this setting. By default PostgreSQL
+                // keeps planning each execution anew whenever the generic plan's estimate is above the custom
+                // plans' — which the bound caller-reach conditions make so — and planning then costs five times the
+                // execution. The prepared reads' SQL is written to be right for every caller (docs/read-path.md).
+                configuration.coreConfiguration.options.additionalStartupParameters.append(
+                    ("plan_cache_mode", "force_generic_plan"))
+            }
             // The pool is per event loop (a request uses its own loop's connections): DATABASE_POOL_SIZE is spread
             // over the loops the server really runs, at least one each (docs/read-path.md).
             let loops = app.eventLoopGroup.makeIterator().reduce(0) { count, _ in count + 1 }

@@ -69,6 +69,11 @@ import VaporTesting
     func theHotReadsSeeExactlyWhatTheLookupsSee(preparedStatements: Bool) async throws {
         try await withTestApp(env: ["DATABASE_PREPARED_STATEMENTS": "\(preparedStatements)"]) { app in
             #expect(app.db.runsPreparedReads == (preparedStatements && app.db.engine == .postgres))
+            if app.db.engine == .postgres {
+                // Prepared, the reads keep one generic plan per connection instead of planning every execution.
+                let mode = try await app.db.sql.raw("SHOW plan_cache_mode").first()?.decode(column: "plan_cache_mode", as: String.self)
+                #expect(mode == (preparedStatements ? "force_generic_plan" : "auto"))
+            }
             let lookups = VisibilityStore(db: app.db)
             let appointment = Demo.appointmentID(1, app)
             let callers = [
