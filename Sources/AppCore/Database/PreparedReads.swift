@@ -42,21 +42,27 @@ extension Database {
 
     /// The rows of `read` decoded as `T`, on PostgreSQL; nil on another engine (or with prepared statements turned
     /// off), where the store runs its own SQL.
-    /// Inside a transaction this runs on the transaction's connection.
     public func prepared<Read: PreparedRead, T: Decodable & Sendable>(
         _ read: Read, decoding: T.Type, with decoder: SQLRowDecoder = SQLRowDecoder()
     ) async throws -> [T]? {
+        try await preparedRows(read)?.map { try $0.decode(model: T.self, with: decoder) }
+    }
+
+    /// The rows of `read` as SQLKit rows, for a read whose rows decode into more than one type; nil where
+    /// `prepared(_:decoding:)` is nil.
+    /// Inside a transaction this runs on the transaction's connection.
+    public func preparedRows<Read: PreparedRead>(_ read: Read) async throws -> [any SQLRow]? {
         guard runsPreparedReads, let postgres = self as? any PostgresDatabase else { return nil }
         let logger = self.logger
         // The drivers' own line for every statement, so a debug log (and the statement-count tests) sees these too.
         logger.debug("Executing query", metadata: ["sql": .string(Read.sql), "prepared": .string(Read.name)])
         return try await postgres.withConnection { connection in
             connection.eventLoop.makeFutureWithTask {
-                var decoded: [T] = []
+                var rows: [any SQLRow] = []
                 for try await row in try await connection.execute(read, logger: logger) {
-                    decoded.append(try row.sql().decode(model: T.self, with: decoder))
+                    rows.append(row.sql())
                 }
-                return decoded
+                return rows
             }
         }.get()
     }

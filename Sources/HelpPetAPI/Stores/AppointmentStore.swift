@@ -76,7 +76,9 @@ struct AppointmentStore: Sendable {
     func vetDay(
         vet vetID: UUID, practice practiceID: UUID, window: Range<Date>
     ) async throws -> VetDayRows {
-        let rows = try await db.sql.raw("""
+        var rows = try await db.preparedRows(
+            VetDay(vetID: vetID, practiceID: practiceID, from: window.lowerBound, until: window.upperBound))
+        if rows == nil { rows = try await db.sql.raw("""
             SELECT 'a' AS kind, \(Self.columns), ap.position AS position,
                 NULL AS availability_id, NULL AS start_at, NULL AS end_at, NULL AS availability_type,
                 NULL AS availability_notes, NULL AS availability_created_at, NULL AS availability_updated_at
@@ -91,10 +93,10 @@ struct AppointmentStore: Sendable {
             WHERE w.vet_user_id = \(bind: vetID) AND w.practice_id = \(bind: practiceID) AND w.is_active = \(bind: true)
                 AND w.start_at < \(bind: window.upperBound) AND w.end_at > \(bind: window.lowerBound)
             ORDER BY 1, 6, 2, 21, 23, 22
-            """).all()
+            """).all() }
         var appointments: [AppointmentPetRow] = []
         var windows: [AvailabilityWindowRow] = []
-        for row in rows {
+        for row in rows ?? [] {
             if try row.decode(column: "kind", as: String.self) == "a" {
                 appointments.append(try row.decode(model: AppointmentPetRow.self))
             } else {
@@ -102,6 +104,40 @@ struct AppointmentStore: Sendable {
             }
         }
         return VetDayRows(appointments: AppointmentResponse.grouping(appointments), windows: windows)
+    }
+
+    /// `vetDay` prepared on PostgreSQL: `$1` the vet, `$2` the practice, `$3` and `$4` the window.
+    private struct VetDay: PreparedRead {
+        static let sql = """
+            SELECT 'a' AS kind, \(AppointmentStore.columnsText), ap.position AS position,
+                NULL AS availability_id, NULL AS start_at, NULL AS end_at, NULL AS availability_type,
+                NULL AS availability_notes, NULL AS availability_created_at, NULL AS availability_updated_at
+            FROM appointments a \(AppointmentStore.joins(engine: .postgres))
+            WHERE a.assigned_vet_user_id = $1 AND a.practice_id = $2
+                AND a.appointment_date >= $3 AND a.appointment_date < $4
+            UNION ALL
+            SELECT 'w', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                w.id, w.start_at, w.end_at, w.availability_type, w.notes, w.created_at, w.updated_at
+            FROM vet_availability w
+            WHERE w.vet_user_id = $1 AND w.practice_id = $2 AND w.is_active
+                AND w.start_at < $4 AND w.end_at > $3
+            ORDER BY 1, 6, 2, 21, 23, 22
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.uuid, .uuid, .timestamptz, .timestamptz]
+        let vetID: UUID
+        let practiceID: UUID
+        let from: Date
+        let until: Date
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(vetID)
+            bindings.append(practiceID)
+            bindings.append(from)
+            bindings.append(until)
+            return bindings
+        }
     }
 }
 
