@@ -1,6 +1,7 @@
 import AppCore
 import Fluent
 import Foundation
+import PostgresNIO
 import SQLKit
 
 /// The clinic console's sessions (M0121, M0125).
@@ -77,10 +78,31 @@ struct ConsoleSessionStore: Sendable {
 
     /// The session's user and the token version it was opened with, while neither expired nor revoked.
     func live(tokenHash: String, now: Date) async throws -> LiveSession? {
-        try await db.sql.raw("""
+        if let rows = try await db.prepared(LiveByHash(tokenHash: tokenHash, now: now), decoding: LiveSession.self) {
+            return rows.first
+        }
+        return try await db.sql.raw("""
             SELECT user_id, token_version FROM console_sessions
             WHERE token_hash = \(bind: tokenHash) AND revoked_at IS NULL AND expires_at > \(bind: now)
             """).first(decoding: LiveSession.self)
+    }
+
+    /// `live` prepared on PostgreSQL: every console request (every board poll among them) starts with it.
+    private struct LiveByHash: PreparedRead {
+        static let sql = """
+            SELECT user_id, token_version FROM console_sessions
+            WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .timestamptz]
+        let tokenHash: String
+        let now: Date
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(tokenHash)
+            bindings.append(now)
+            return bindings
+        }
     }
 
     func revoke(tokenHash: String, now: Date) async throws {
