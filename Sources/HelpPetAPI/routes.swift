@@ -9,6 +9,8 @@ func routes(_ app: Application, config: AppConfig) throws {
     app.get("openapi.json", use: OpenAPIDocument.serve)
     // Outside the route groups, so it answers before routing and authentication, as an unknown route would.
     app.middleware.use(PhoneServiceRoutesMiddleware())
+    // Any write through this process (API or console) is on the day boards' next poll.
+    app.middleware.use(BoardStampInvalidation())
 
     // Public. The legacy client profile's mapping wraps every /api/v1 route (LegacyClientMiddleware).
     let api = app.grouped("api", "v1").grouped(LegacyClientMiddleware())

@@ -54,4 +54,12 @@ public final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sen
             state.generation &+= 1
         }
     }
+
+    /// Drops every entry: after a change that may touch any of them.
+    public func invalidateAll() {
+        state.withLockedValue { state in
+            state.entries.removeAll()
+            state.generation &+= 1
+        }
+    }
 }

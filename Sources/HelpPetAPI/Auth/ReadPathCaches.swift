@@ -16,6 +16,15 @@ final class ReadPathCaches: Sendable {
 
     let identities = ExpiringCache<UUID, CallerIdentityRow>(lifetime: lifetime)
     let practiceZones = ExpiringCache<UUID, PracticeZone>(lifetime: lifetime)
+    /// The day boards' stamps (BoardStore.version) by practice and days shown, for a quarter of a second: every open
+    /// board polls, and most polls are answered 304 from the stamp alone, so one statement serves all the polls of
+    /// that moment. Any write through this process drops them all (`BoardStampInvalidation`); a write through the
+    /// worker or another node shows within their lifetime.
+    let boardStamps: ExpiringCache<String, String>
+
+    init(boardStampLifetime: TimeAmount = .milliseconds(250)) {
+        boardStamps = ExpiringCache(lifetime: boardStampLifetime, maxEntries: 1_000)
+    }
 
     func identity(of userID: UUID, on db: any Database) async throws -> CallerIdentityRow? {
         try await identities.value(for: userID) { try await UserStore(db: db).callerIdentity(userID) }

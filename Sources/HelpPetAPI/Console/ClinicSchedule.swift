@@ -98,9 +98,13 @@ package enum ClinicSchedule {
         guard let practiceID, let zone = try await request.readPathCaches.zone(of: practiceID, on: request.db)
         else { return nil }
         let first = requestedDay ?? LocalDay.day(containing: request.now, in: zone.zone)
-        let stamp = try await BoardStore(db: request.db).version(
-            practice: practiceID, window: range(of: first, days: days, in: zone.zone), now: request.now)
-        return "\(practiceID.lowercased)|\(first)|\(days)|" + stamp
+        let board = "\(practiceID.lowercased)|\(first)|\(days)|"
+        let (db, now) = (request.db, request.now)
+        let stamp = try await request.readPathCaches.boardStamps.value(for: board) {
+            try await BoardStore(db: db).version(
+                practice: practiceID, window: range(of: first, days: days, in: zone.zone), now: now)
+        }
+        return board + (stamp ?? "")
     }
 
     static func range(of first: CalendarDay, days: Int, in zone: TimeZone) -> Range<Date> {

@@ -75,3 +75,31 @@ import VaporTesting
         }
     }
 }
+
+/// The stamps are cached for a quarter of a second (ReadPathCaches.boardStamps); a write through this process drops
+/// them, so its change is on the very next poll.
+@Suite struct BoardStampCacheTests {
+    @Test func aWriteThroughThisProcessDropsTheCachedStamps() async throws {
+        try await withTestApp { app in
+            // Long-lived here, so only the invalidation can drop the entry, however slow the request.
+            app.readPathCaches = ReadPathCaches(boardStampLifetime: .seconds(600))
+            let stamps = app.readPathCaches.boardStamps
+            #expect(await stamps.value(for: "board") { "before" } == "before")
+            // Any method but GET and HEAD counts as a write, whatever its answer.
+            try await app.testing().test(.POST, "/api/v1/auth/token") { res in
+                #expect(res.status.code >= 400)
+            }
+            #expect(await stamps.value(for: "board") { "after" } == "after")
+        }
+    }
+
+    @Test func aLoadThatOverlapsTheInvalidationIsNotKept() async throws {
+        let cache = ExpiringCache<String, String>(lifetime: .seconds(60))
+        let loaded = await cache.value(for: "board") {
+            cache.invalidateAll()  // a write committed while the stamp was being read
+            return "read before the write"
+        }
+        #expect(loaded == "read before the write")
+        #expect(await cache.value(for: "board") { "read after" } == "read after")
+    }
+}
