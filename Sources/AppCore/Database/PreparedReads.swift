@@ -67,3 +67,11 @@ extension Database {
         }.get()
     }
 }
+
+extension PostgresBindings {
+    /// The bindings of plain values, in the order of the statement's parameters (`$1`, `$2`, …).
+    public init(values: any PostgresDynamicTypeEncodable...) {
+        self.init(capacity: values.count)
+        for value in values { append(value) }
+    }
+}

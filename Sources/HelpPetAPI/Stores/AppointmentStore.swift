@@ -130,14 +130,7 @@ struct AppointmentStore: Sendable {
         let from: Date
         let until: Date
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
-            bindings.append(vetID)
-            bindings.append(practiceID)
-            bindings.append(from)
-            bindings.append(until)
-            return bindings
-        }
+        func makeBindings() -> PostgresBindings { PostgresBindings(values: vetID, practiceID, from, until) }
     }
 }
 

@@ -147,13 +147,7 @@ struct BoardStore: Sendable {
         let from: Date
         let until: Date
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(practiceID)
-            bindings.append(from)
-            bindings.append(until)
-            return bindings
-        }
+        func makeBindings() -> PostgresBindings { PostgresBindings(values: practiceID, from, until) }
     }
 
     private static func day(_ practiceID: UUID, _ window: Range<Date>) -> SQLQueryString {

@@ -97,12 +97,7 @@ struct ConsoleSessionStore: Sendable {
         let tokenHash: String
         let now: Date
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(tokenHash)
-            bindings.append(now)
-            return bindings
-        }
+        func makeBindings() -> PostgresBindings { PostgresBindings(values: tokenHash, now) }
     }
 
     func revoke(tokenHash: String, now: Date) async throws {
