@@ -36,8 +36,13 @@ struct PreparedReadsSetting: DatabaseConfiguration {
 
 extension Database {
     /// Whether this database runs the prepared forms: PostgreSQL, unless its registration turned them off.
-    public var runsPreparedReads: Bool {
-        self is any PostgresDatabase && (context.configuration as? PreparedReadsSetting)?.enabled ?? true
+    public var runsPreparedReads: Bool { preparedReadsDatabase != nil }
+
+    /// This database as PostgreSQL when it runs the prepared forms; nil otherwise. One cast, shared by the check
+    /// and the execution.
+    private var preparedReadsDatabase: (any PostgresDatabase)? {
+        guard (context.configuration as? PreparedReadsSetting)?.enabled ?? true else { return nil }
+        return self as? any PostgresDatabase
     }
 
     /// The rows of `read` decoded as `T`, on PostgreSQL; nil on another engine (or with prepared statements turned
@@ -52,7 +57,7 @@ extension Database {
     /// `prepared(_:decoding:)` is nil.
     /// Inside a transaction this runs on the transaction's connection.
     public func preparedRows<Read: PreparedRead>(_ read: Read) async throws -> [any SQLRow]? {
-        guard runsPreparedReads, let postgres = self as? any PostgresDatabase else { return nil }
+        guard let postgres = preparedReadsDatabase else { return nil }
         let logger = self.logger
         // The drivers' own line for every statement, so a debug log (and the statement-count tests) sees these too.
         logger.debug("Executing query", metadata: ["sql": .string(Read.sql), "prepared": .string(Read.name)])
