@@ -167,4 +167,16 @@ struct MedicationRulesTests {
         #expect(note.vitals.weight?.value == 30 && note.vitals.weight?.unit == "kg")
         #expect(note.medications.first?.dose == 1.5 && note.medications.first?.unit == "mg")
     }
+
+    /// The decoder's frequency slot chooses among these phrases (DoseFrequencySlot), so each must be one the note
+    /// reads as a frequency, and no two may mean the same.
+    @Test func everyFrequencyTheDecoderMayChooseIsOneTheNoteReads() throws {
+        var meanings: [String] = []
+        for phrase in DoseFrequencySlot.clinicalNote.frequencies {
+            let frequency = try note("Start carprofen 75 milligrams \(phrase).").medications.first?.frequency
+            #expect(frequency != nil, "\(phrase)")
+            meanings.append(frequency ?? "")
+        }
+        #expect(Set(meanings).count == meanings.count, "\(meanings)")
+    }
 }

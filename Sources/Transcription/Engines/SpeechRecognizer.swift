@@ -51,15 +51,38 @@ public protocol SpeechRecognizer: Sendable {
     func transcribe(wav: URL, hints: DecoderHints, workDirectory: URL) async throws -> Transcript
 }
 
-/// What the decoder is told before it listens: context and spellings (`prompt`) and terms to favour (`hotwords`).
-/// Engines that cannot use them ignore them.
+/// What the decoder is told before it listens: context and spellings (`prompt`) and terms to favour (`hotwords`),
+/// and what may follow a dose (`doseSlot`), which it checks against the audio after decoding. Engines that cannot
+/// use them ignore them.
 public struct DecoderHints: Sendable, Equatable {
     public var prompt: String
     public var hotwords: String
-    public init(prompt: String = "", hotwords: String = "") {
+    public var doseSlot: DoseFrequencySlot?
+    public init(prompt: String = "", hotwords: String = "", doseSlot: DoseFrequencySlot? = nil) {
         self.prompt = prompt
         self.hotwords = hotwords
+        self.doseSlot = doseSlot
     }
+}
+
+/// The words the note reads as a dose's frequency, and the units a dose is said in: after "<amount> <unit>", the
+/// recogniser's English ("wise daily", "one staley") is scored against these frequencies on the audio
+/// (`whisper_transcribe.py`, `FrequencySlot`). Both come from the note's extractor, so the decoder checks exactly
+/// what the note will read.
+public struct DoseFrequencySlot: Sendable, Equatable {
+    /// One phrase per frequency, as said: "twice daily", "every 8 hours".
+    public var frequencies: [String]
+    /// A regular expression of the dose units ("mg|milligrams?|…").
+    public var unitPattern: String
+
+    public init(frequencies: [String], unitPattern: String) {
+        self.frequencies = frequencies
+        self.unitPattern = unitPattern
+    }
+
+    /// The frequencies and units of the clinical note's extractor.
+    public static let clinicalNote = DoseFrequencySlot(
+        frequencies: ClinicalExtractor.spokenFrequencies, unitPattern: ClinicalExtractor.doseUnit)
 }
 
 /// The duration of a canonical PCM WAV file from its size (16 kHz, mono, 16-bit after preparation).

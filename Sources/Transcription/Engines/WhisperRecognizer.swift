@@ -55,7 +55,10 @@ public final class WhisperRecognizer: SpeechRecognizer {
     }
 
     public func transcribe(wav: URL, hints: DecoderHints, workDirectory: URL) async throws -> Transcript {
-        let arguments = [script, "--wav", wav.path, "--prompt", hints.prompt, "--hotwords", hints.hotwords]
+        var arguments = [script, "--wav", wav.path, "--prompt", hints.prompt, "--hotwords", hints.hotwords]
+        if let slot = hints.doseSlot, !slot.frequencies.isEmpty {
+            arguments += ["--frequencies", slot.frequencies.joined(separator: "|"), "--dose-units", slot.unitPattern]
+        }
         let result = try await ChildProcess.run(
             python, arguments + Self.modelArguments(modelDirectory), environment: Self.environment,
             workDirectory: workDirectory, timeout: timeout)

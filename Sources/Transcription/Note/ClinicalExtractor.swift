@@ -276,6 +276,14 @@ struct ClinicalExtractor: Sendable {
         }
     }
 
+    /// One spoken phrase for each frequency `frequency(_:)` knows, each with a different meaning: the candidates
+    /// the decoder scores in a dose's frequency slot (DoseFrequencySlot), where two phrases of one meaning
+    /// ("once daily", "once a day") would only split the audio's vote.
+    static let spokenFrequencies = [
+        "once daily", "twice daily", "three times a day", "four times a day", "every other day", "every 8 hours",
+        "every 12 hours", "once a week", "once a month", "as needed",
+    ]
+
     static func frequency(_ spoken: String) -> String {
         switch spoken {
         case "bid", "twice a day", "twice daily": "twice daily"

@@ -35,7 +35,8 @@ public struct RecordingTranscriber: Sendable {
         try? FileManager.default.removeItem(at: source)
         try Task.checkCancellation()
         let started = Date()
-        let hints = DecoderHints(prompt: lexicon.prompt(petName: petName), hotwords: vocabulary.hotwords)
+        let hints = DecoderHints(
+            prompt: lexicon.prompt(petName: petName), hotwords: vocabulary.hotwords, doseSlot: .clinicalNote)
         let wave = try PCMWave(wav)
         let plan = try AudioChunkPlan.make(wave, chunkSeconds: chunkSeconds)
         var heard: Transcript
