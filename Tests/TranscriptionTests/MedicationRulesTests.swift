@@ -179,4 +179,22 @@ struct MedicationRulesTests {
         }
         #expect(Set(meanings).count == meanings.count, "\(meanings)")
     }
+
+    /// "Four point five" is often written "for point 5": "for" right before "point" and digits is a four, because
+    /// "for point" is no English; "to point" is ("down to point five milliliters"), so it stays.
+    @Test(arguments: [
+        ("Wait for point 5 kilograms.", 4.5),
+        ("Weight for point five kilograms.", 4.5),
+        ("Wait for a point two kilograms.", 4.2),
+        ("Weight 4.5 kilograms.", 4.5),
+    ])
+    func forPointBeforeAWeightIsFour(_ said: String, _ kilograms: Double) throws {
+        let weight = try note(said).vitals.weight
+        #expect(weight?.value == kilograms && weight?.unit == "kg", "\(String(describing: weight))")
+    }
+
+    @Test func toPointBeforeADoseStaysAPointFive() throws {
+        let meds = try note("Reduce the meloxicam to point 5 milliliters once daily.").medications
+        #expect(meds.first?.dose == 0.5 && meds.first?.unit == "ml")
+    }
 }

@@ -72,8 +72,9 @@ public struct ClinicalNoteDrafter: Sendable {
     }
 
     /// A drug sent home with a dose but no frequency. Misheard frequencies are common ("twice a May", "were snaily"
-    /// for "once daily"), and the words are too short and too alike to correct by sound without risking "once" for
-    /// "twice"; so they are never guessed, and the reviewer is sent to the sentence instead.
+    /// for "once daily"), and the words are too short and too alike to correct by sound here without risking "once"
+    /// for "twice". The decoder corrects those the audio decides (DoseFrequencySlot); the rest are never guessed,
+    /// and the reviewer is sent to the sentence instead.
     static func frequenciesNotHeard(_ medications: [ClinicalNote.Medication]) -> [ClinicalNote.Flag] {
         medications.compactMap { med in
             guard let dose = med.dose, med.frequency == nil, !med.givenInClinic else { return nil }

@@ -15,6 +15,10 @@ enum ClinicalText {
         }
         // Whisper sometimes writes digits around a spoken "point": "4 point 5 kilograms".
         out = replace(#"\b(\d{1,4}) point (\d{1,3})\b"#, in: out) { groups in groups[1] + "." + groups[2] }
+        // "four point five kilograms" written "for point 5" or "for a point 5": "for point" is no English, so that
+        // "for" is the four. ("to point" is English, "down to point five milliliters", and stays.)
+        out = replace(#"\bfor (?:a )?point ((?:\d\s?){1,3})\s*(?=(?:ml|milliliters?|millilitres?|mg|milligrams?|cc|mcg|kg|kilos?|kilograms?|grams?|g)\b)"#,
+                      in: out) { groups in "4." + groups[1].replacingOccurrences(of: " ", with: "") + " " }
         // "point five milliliters": SpokenNumbers only reads "point" after a number; here a unit must follow, so
         // "at this point two dogs" stays as it is.
         out = replace(#"\bpoint ((?:\d\s?){1,3})\s*(?=(?:ml|milliliters?|millilitres?|mg|milligrams?|cc|mcg|kg|kilos?|grams?|g)\b)"#,
