@@ -187,6 +187,8 @@ struct MedicationRulesTests {
         ("Weight for point five kilograms.", 4.5),
         ("Wait for a point two kilograms.", 4.2),
         ("Weight 4.5 kilograms.", 4.5),
+        // Without the four, the digits after "point" are the decimals, never a whole number (it was 5 kg).
+        ("Weight point 9 kilograms.", 0.9),
     ])
     func forPointBeforeAWeightIsFour(_ said: String, _ kilograms: Double) throws {
         let weight = try note(said).vitals.weight

@@ -21,7 +21,7 @@ enum ClinicalText {
                       in: out) { groups in "4." + groups[1].replacingOccurrences(of: " ", with: "") + " " }
         // "point five milliliters": SpokenNumbers only reads "point" after a number; here a unit must follow, so
         // "at this point two dogs" stays as it is.
-        out = replace(#"\bpoint ((?:\d\s?){1,3})\s*(?=(?:ml|milliliters?|millilitres?|mg|milligrams?|cc|mcg|kg|kilos?|grams?|g)\b)"#,
+        out = replace(#"\bpoint ((?:\d\s?){1,3})\s*(?=(?:ml|milliliters?|millilitres?|mg|milligrams?|cc|mcg|kg|kilos?|kilograms?|grams?|g)\b)"#,
                       in: out) { groups in "0." + groups[1].replacingOccurrences(of: " ", with: "") + " " }
         // "b i d", "b.i.d.", "s.i.d", "q 8 h" → bid, sid, q8h.
         out = replace(#"\b([bstq])[ .]?i[ .]?d\b\.?"#, in: out) { groups in groups[1].lowercased() + "id" }
