@@ -15,14 +15,14 @@ enum ClinicalText {
         }
         // Whisper sometimes writes digits around a spoken "point": "4 point 5 kilograms".
         out = replace(#"\b(\d{1,4}) point (\d{1,3})\b"#, in: out) { groups in groups[1] + "." + groups[2] }
-        // "four point five kilograms" written "for point 5" or "for a point 5": "for point" is no English, so that
-        // "for" is the four. ("to point" is English, "down to point five milliliters", and stays.)
-        out = replace(#"\bfor (?:a )?point ((?:\d\s?){1,3})\s*(?=(?:ml|milliliters?|millilitres?|mg|milligrams?|cc|mcg|kg|kilos?|kilograms?|grams?|g)\b)"#,
-                      in: out) { groups in "4." + groups[1].replacingOccurrences(of: " ", with: "") + " " }
         // "point five milliliters": SpokenNumbers only reads "point" after a number; here a unit must follow, so
-        // "at this point two dogs" stays as it is.
-        out = replace(#"\bpoint ((?:\d\s?){1,3})\s*(?=(?:ml|milliliters?|millilitres?|mg|milligrams?|cc|mcg|kg|kilos?|kilograms?|grams?|g)\b)"#,
-                      in: out) { groups in "0." + groups[1].replacingOccurrences(of: " ", with: "") + " " }
+        // "at this point two dogs" stays as it is. "four point five kilograms" is often written "for point 5" or
+        // "for a point 5": "for point" is no English, so that "for" is the four ("to point" is English, "down to
+        // point five milliliters", and stays a bare point).
+        out = replace(#"\b(for (?:a )?)?point ((?:\d\s?){1,3})\s*(?=(?:ml|milliliters?|millilitres?|mg|milligrams?|cc|mcg|kg|kilos?|kilograms?|grams?|g)\b)"#,
+                      in: out) { groups in
+            (groups[1].isEmpty ? "0." : "4.") + groups[2].replacingOccurrences(of: " ", with: "") + " "
+        }
         // "b i d", "b.i.d.", "s.i.d", "q 8 h" → bid, sid, q8h.
         out = replace(#"\b([bstq])[ .]?i[ .]?d\b\.?"#, in: out) { groups in groups[1].lowercased() + "id" }
         out = replace(#"\bq\s?(\d{1,2})\s?h(?:rs?|ours?)?\b\.?"#, in: out) { groups in "q\(groups[1])h" }

@@ -204,8 +204,8 @@ class FrequencySlot:
             r"([A-Za-z][A-Za-z' -]*?)(?=\s*[,.;:?!]|\s+(?:for|and|then|with)\b|$)", re.IGNORECASE)
         from faster_whisper.tokenizer import Tokenizer
 
-        self.tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language="en")
-        tokenizer = self.tokenizer
+        tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language="en")
+        self.tokenizer = tokenizer
         prompt_tokens = tokenizer.encode(" " + prompt.strip()) if prompt.strip() else []
         # The sentence is scored as it was decoded: after the same prompt, without timestamps.
         self.start = (([tokenizer.sot_prev] + prompt_tokens[-(model.max_length // 2 - 1):]) if prompt_tokens else []) \
