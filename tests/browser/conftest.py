@@ -223,6 +223,23 @@ def screenshot(driver, name: str) -> Path:
     return path
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "database_free: the result does not depend on the database engine (layout, accessibility, headers, redirects)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """SKIP_DATABASE_FREE_TESTS=1 (.ci/run's second engine) leaves out the tests marked `database_free`: they gave
+    their answer on the first engine, and a second run only costs minutes of Chromium."""
+    if os.environ.get("SKIP_DATABASE_FREE_TESTS") != "1":
+        return
+    skip = pytest.mark.skip(reason="database-free: ran on the first engine (SKIP_DATABASE_FREE_TESTS=1)")
+    for item in items:
+        if "database_free" in item.keywords:
+            item.add_marker(skip)
+
+
 def pytest_terminal_summary(terminalreporter):
     """The moderate and minor accessibility findings the audits saw (they do not fail a test; docs/accessibility.md
     lists them)."""

@@ -13,6 +13,8 @@ from accessibility import audit, axe_version, violations
 from conftest import STUDIO_ADMIN_PASSWORD, api_json, helppet_token, sign_in, wait_for
 from selenium.webdriver.common.by import By
 
+pytestmark = pytest.mark.database_free
+
 BELLA = "d3000000-0000-4000-8000-000000000001"
 SMITH = "d2000000-0000-4000-8000-000000000001"
 DEMO_PRACTICE = "d0000000-0000-4000-8000-000000000001"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from conftest import api_json, helppet_token, screenshot, sign_in, wait_for
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
@@ -278,6 +279,7 @@ def test_the_board_poll_answers_304_until_something_on_it_changes(server):
     assert api_json(server.base, "PUT", f"/api/v1/appointments/{on_board}", token, {"title": title})[0] == 200
 
 
+@pytest.mark.database_free
 def test_every_page_on_a_phone_and_a_desktop(server, browser_factory):
     pages = {
         "board": "/clinic/", "board-vets": "/clinic/?layout=vets", "week": "/clinic/week",

@@ -3,8 +3,11 @@ either console (console.css's media query); without it the toast still fades."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import STUDIO_ADMIN_PASSWORD, sign_in
 from selenium.webdriver.common.by import By
+
+pytestmark = pytest.mark.database_free
 
 MOVING = """
     return [...document.querySelectorAll('*')].map(e => getComputedStyle(e))

@@ -4,6 +4,7 @@ real and unknown ids, and the day board's 304."""
 
 from __future__ import annotations
 
+import pytest
 import os
 import re
 import subprocess
@@ -12,6 +13,8 @@ import uuid
 
 from clinic_http import ConsoleClient
 from conftest import ROOT, STUDIO_ADMIN_PASSWORD
+
+pytestmark = pytest.mark.database_free
 
 SERVER = os.environ.get("SERVER_BINARY", str(ROOT / ".build" / "debug" / "server"))
 BELLA = "d3000000-0000-4000-8000-000000000001"

@@ -11,6 +11,8 @@ from selenium.webdriver.common.by import By
 from clinic_http import ConsoleClient
 from conftest import STUDIO_ADMIN_PASSWORD, own_server, wait_for
 
+pytestmark = pytest.mark.database_free
+
 # Values of `next` as the server reads them from the sign-in form (already form-decoded). Each one would take a
 # browser, or a proxy that normalises paths, off the console: control characters and spaces that browsers drop,
 # backslashes they read as slashes, encoded slashes and dots, unicode slashes, user-info and scheme tricks.

@@ -9,8 +9,11 @@ zoomed page's, not a CSS `zoom` imitation. The 320 px case is the same override 
 
 from __future__ import annotations
 
+import pytest
 from conftest import SCREENSHOTS, STUDIO_ADMIN_PASSWORD, sign_in, wait_for
 from selenium.webdriver.common.by import By
+
+pytestmark = pytest.mark.database_free
 
 BELLA = "d3000000-0000-4000-8000-000000000001"
 SMITH = "d2000000-0000-4000-8000-000000000001"

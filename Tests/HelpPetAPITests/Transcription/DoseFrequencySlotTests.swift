@@ -51,7 +51,7 @@ import Transcription
         return try JSONDecoder().decode(String.self, from: data)
     }
 
-    @Test(.enabled(if: Tools.whisperRunnable), arguments: [
+    @Test(.enabled(if: Tools.databaseFreeWhisperRunnable), arguments: [
         ("Start carprofen 75 milligrams twice daily.", "Start carprofen 75 milligrams wise daily.",
          "Start carprofen 75 milligrams twice daily."),
         // The hyphen the recogniser put between the unit and the slot goes with it.
@@ -68,7 +68,7 @@ import Transcription
         #expect(text == expected)
     }
 
-    @Test(.enabled(if: Tools.whisperRunnable), arguments: [
+    @Test(.enabled(if: Tools.databaseFreeWhisperRunnable), arguments: [
         // Not after a dose: the slot is only the words after "<amount> <unit>".
         ("She sleeps twice daily in the sun.", "She sleeps wise daily in the sun."),
         // After a dose, but nothing like a frequency: a route, a time of day.

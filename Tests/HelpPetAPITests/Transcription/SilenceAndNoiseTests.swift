@@ -39,7 +39,7 @@ import Transcription
         return folder
     }
 
-    @Test(.enabled(if: Tools.whisperRunnable), arguments: speechless.map(\.name))
+    @Test(.enabled(if: Tools.databaseFreeWhisperRunnable), arguments: speechless.map(\.name))
     func aMinuteWithoutSpeechGivesAnEmptyTranscript(_ name: String) async throws {
         try Tools.requireWhisper()
         let folder = try Self.folder()
@@ -55,7 +55,7 @@ import Transcription
     }
 
     /// Three sentences with 20 s of silence between them: the words at each pause's edges survive the filter.
-    @Test(.enabled(if: Tools.whisperRunnable)) func wordsAtTheEdgesOfLongPausesAreKept() async throws {
+    @Test(.enabled(if: Tools.databaseFreeWhisperRunnable)) func wordsAtTheEdgesOfLongPausesAreKept() async throws {
         try Tools.requireWhisper()
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -100,7 +100,7 @@ import Transcription
     /// A visit whose kept speech runs just over 30 s (two parts around an 8 s pause, the end-to-end browser test's
     /// visit): Whisper's last window holds only the tail of "weeks", and tiny.en wrote "Okay." there, which became a
     /// sentence of the note's plan. The transcript ends on the last word said.
-    @Test(.enabled(if: Tools.whisperRunnable)) func aVisitJustOverThirtySecondsOfSpeechEndsOnItsLastWord() async throws {
+    @Test(.enabled(if: Tools.databaseFreeWhisperRunnable)) func aVisitJustOverThirtySecondsOfSpeechEndsOnItsLastWord() async throws {
         try Tools.requireWhisper()
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -38,6 +38,12 @@ enum TranscriptionTools {
 
     /// Run the whisper tests: everything is installed, or it is required (and the test fails on what is missing).
     static var whisperRunnable: Bool { required || missingWhisper.isEmpty }
+    /// A Whisper test that never touches the database gives the same result on every engine, and costs tens of
+    /// seconds of CPU behind `engineGate`. `.ci/run` runs the suite on SQLite, then again on PostgreSQL with
+    /// `SKIP_DATABASE_FREE_TESTS=1`, so such a test runs once per CI run.
+    static var databaseFreeWhisperRunnable: Bool {
+        whisperRunnable && ProcessInfo.processInfo.environment["SKIP_DATABASE_FREE_TESTS"] != "1"
+    }
     static var pocketsphinxRunnable: Bool { required || missingPocketsphinx.isEmpty }
 
     static func requireWhisper() throws {
