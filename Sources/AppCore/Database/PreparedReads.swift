@@ -79,4 +79,9 @@ extension PostgresBindings {
         self.init(capacity: values.count)
         for value in values { append(value) }
     }
+
+    /// Appends `value`, or SQL NULL when it is nil (the statement's context gives the parameter its type).
+    public mutating func append<Value: PostgresDynamicTypeEncodable>(orNull value: Value?) {
+        if let value { append(value) } else { appendNull() }
+    }
 }

@@ -1,6 +1,7 @@
 import AppCore
 import Fluent
 import Foundation
+import PostgresNIO
 import SQLKit
 
 /// Every statement on `ad_appointments` (contract §3.3), on both engines: the reads of the client API, the console
@@ -88,15 +89,16 @@ struct BookingStore: Sendable {
         let midnightUTC = LocalDay.start(of: day, in: TimeZone.utc)
         let from = midnightUTC.addingTimeInterval(-15 * 3600)
         let to = midnightUTC.addingTimeInterval((24 + 13) * 3600)
-        let rows = try await db.sql.raw("""
+        var rows = try await db.preparedRows(AvailabilityOfDay(serviceID: serviceID, from: from, to: to))
+        if rows == nil { rows = try await db.sql.raw("""
             SELECT \(unsafeRaw: SettingsRow.columns), s.duration_minutes AS service_duration_minutes,
                 a.start_at AS booked_start_at, a.end_at AS booked_end_at
             FROM ad_studio_settings st
             JOIN ad_services s ON s.id = \(bind: serviceID) AND s.active = \(bind: true)
             LEFT JOIN ad_appointments a ON a.status <> 'cancelled' AND a.start_at < \(bind: to) AND a.end_at > \(bind: from)
             WHERE st.id = 1
-            """).all()
-        guard let first = rows.first else { return nil }
+            """).all() }
+        guard let rows, let first = rows.first else { return nil }
         let settings = try first.decode(model: SettingsRow.self, with: Self.rowDecoding).settings
         let service = try first.decode(model: AvailabilityService.self, with: Self.rowDecoding)
         let occupied = try rows.compactMap { row -> Range<Date>? in
@@ -107,16 +109,46 @@ struct BookingStore: Sendable {
         return AvailabilityInputs(settings: settings, durationMinutes: service.serviceDurationMinutes, occupied: occupied)
     }
 
+    /// `availabilityInputs` prepared on PostgreSQL: `$1` the service, `$2` and `$3` the span.
+    private struct AvailabilityOfDay: PreparedRead {
+        static let sql = """
+            SELECT \(SettingsRow.columns), s.duration_minutes AS service_duration_minutes,
+                a.start_at AS booked_start_at, a.end_at AS booked_end_at
+            FROM ad_studio_settings st
+            JOIN ad_services s ON s.id = $1 AND s.active
+            LEFT JOIN ad_appointments a ON a.status <> 'cancelled' AND a.start_at < $3 AND a.end_at > $2
+            WHERE st.id = 1
+            """
+        let serviceID: UUID
+        let from: Date
+        let to: Date
+        func makeBindings() -> PostgresBindings { PostgresBindings(values: serviceID, from, to) }
+    }
+
     /// `[start, end)` of every non-cancelled appointment overlapping `[from, to)` (rule 7); inside the booking
     /// transaction, after the lock.
     func occupiedIntervals(from: Date, to: Date) async throws -> [Range<Date>] {
-        try await db.sql.raw("""
+        var booked = try await db.prepared(
+            OccupiedBetween(from: from, to: to), decoding: BookedInterval.self, with: Self.rowDecoding)
+        if booked == nil { booked = try await db.sql.raw("""
             SELECT start_at AS booked_start_at, end_at AS booked_end_at FROM ad_appointments
             WHERE status <> 'cancelled' AND start_at < \(bind: to) AND end_at > \(bind: from)
-            """).all(decoding: BookedInterval.self, with: Self.rowDecoding).compactMap { booked in
+            """).all(decoding: BookedInterval.self, with: Self.rowDecoding) }
+        return (booked ?? []).compactMap { booked in
             guard let start = booked.bookedStartAt, let end = booked.bookedEndAt else { return nil }
             return start..<end
         }
+    }
+
+    /// `occupiedIntervals` prepared on PostgreSQL: `$1` and `$2` the span.
+    private struct OccupiedBetween: PreparedRead {
+        static let sql = """
+            SELECT start_at AS booked_start_at, end_at AS booked_end_at FROM ad_appointments
+            WHERE status <> 'cancelled' AND start_at < $2 AND end_at > $1
+            """
+        let from: Date
+        let to: Date
+        func makeBindings() -> PostgresBindings { PostgresBindings(values: from, to) }
     }
 
     /// The status of an appointment, locking its row for the rest of the transaction on PostgreSQL (SQLite: the
@@ -141,6 +173,13 @@ struct BookingStore: Sendable {
     func insert(_ d: BookingDraft, id: UUID, slot: GridSlot, now: Date) async throws -> AppointmentRow {
         let search = AppointmentRow.searchText(
             clientName: d.clientName, carPlate: d.carPlate, phone: d.phone, serviceName: d.serviceName)
+        if let rows = try await db.prepared(
+            InsertBooking(draft: d, id: id, slot: slot, searchText: search, now: now), decoding: AppointmentRow.self,
+            with: Self.rowDecoding)
+        {
+            guard let row = rows.first else { throw APIError(.internalServerError, "Internal server error") }
+            return row
+        }
         guard let row = try await db.sql.raw("""
             INSERT INTO ad_appointments (id, source, status, start_at, end_at, client_name, phone, telegram, car_make,
                 car_plate, service_id, service_name, price_rub, notes, install_id, created_by_key_id, search_text,
@@ -153,6 +192,38 @@ struct BookingStore: Sendable {
             """).first(decoding: AppointmentRow.self, with: Self.rowDecoding)
         else { throw APIError(.internalServerError, "Internal server error") }
         return row
+    }
+
+    /// `insert` prepared on PostgreSQL, the parameters in the column order.
+    private struct InsertBooking: PreparedRead {
+        static let sql = """
+            INSERT INTO ad_appointments (id, source, status, start_at, end_at, client_name, phone, telegram, car_make,
+                car_plate, service_id, service_name, price_rub, notes, install_id, created_by_key_id, search_text,
+                created_at, updated_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)
+            RETURNING \(AppointmentRow.bareColumns)
+            """
+        let draft: BookingDraft
+        let id: UUID
+        let slot: GridSlot
+        let searchText: String
+        let now: Date
+
+        func makeBindings() -> PostgresBindings {
+            let d = draft
+            var bindings = PostgresBindings(values:
+                id, d.source.rawValue, d.status.rawValue, slot.start, slot.end, d.clientName)
+            for text in [d.phone, d.telegram, d.carMake, d.carPlate] { bindings.append(orNull: text) }
+            bindings.append(d.serviceID)
+            bindings.append(d.serviceName)
+            bindings.append(d.priceRub)
+            bindings.append(orNull: d.notes)
+            bindings.append(orNull: d.installID)
+            bindings.append(orNull: d.createdByKeyID)
+            bindings.append(searchText)
+            bindings.append(now)
+            return bindings
+        }
     }
 
     /// Sets status and notes only if the row still has `expected` status (a conditional write, so concurrent

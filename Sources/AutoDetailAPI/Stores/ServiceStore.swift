@@ -54,6 +54,14 @@ struct ServiceStore: Sendable {
     func activeMatching(id: UUID?, name: String?) async throws -> (byID: ServiceRow?, byName: ServiceRow?) {
         guard id != nil || name != nil else { return (nil, nil) }
         let normalized = name.map(ServiceRow.normalizedName)
+        if let rows = try await db.prepared(
+            ActiveMatching(id: id, normalizedName: normalized), decoding: ServiceRow.self, with: Self.rowDecoding)
+        {
+            return (
+                id.flatMap { id in rows.first { $0.id == id } },
+                normalized.flatMap { n in rows.first { $0.nameNormalized == n } }
+            )
+        }
         var conditions: [SQLQueryString] = []
         if let id { conditions.append("id = \(bind: id)") }
         if let normalized { conditions.append("name_normalized = \(bind: normalized)") }
@@ -65,6 +73,22 @@ struct ServiceStore: Sendable {
             id.flatMap { id in rows.first { $0.id == id } },
             normalized.flatMap { n in rows.first { $0.nameNormalized == n } }
         )
+    }
+
+    /// `activeMatching` prepared on PostgreSQL: a null `$1` or `$2` matches nothing (`= NULL` is never true).
+    private struct ActiveMatching: PreparedRead {
+        static let sql = """
+            SELECT \(ServiceRow.columns) FROM ad_services WHERE active AND (id = $1 OR name_normalized = $2)
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.uuid, .text]
+        let id: UUID?
+        let normalizedName: String?
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(orNull: id)
+            bindings.append(orNull: normalizedName)
+            return bindings
+        }
     }
 
     /// Inserts a service; nil when an active service already has this name (the partial unique index).

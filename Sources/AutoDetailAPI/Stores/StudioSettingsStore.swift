@@ -1,6 +1,7 @@
 import AppCore
 import Fluent
 import Foundation
+import PostgresNIO
 import SQLKit
 
 /// The one `ad_studio_settings` row (contract §3.2): read, locked for a booking or a settings change, written.
@@ -21,12 +22,22 @@ struct StudioSettingsStore: Sendable {
     /// (`FOR UPDATE`) is the first statement of the transaction; on SQLite the transaction already holds the
     /// database's write lock (`BEGIN IMMEDIATE`).
     func locked() async throws -> StudioSettings {
+        if let rows = try await db.prepared(LockedSettings(), decoding: SettingsRow.self, with: Self.rowDecoding) {
+            guard let row = rows.first else { throw APIError(.internalServerError, "Internal server error") }
+            return row.settings
+        }
         let lock = db.engine == .postgres ? " FOR UPDATE" : ""
         guard let row = try await db.sql.raw("""
             SELECT \(unsafeRaw: SettingsRow.columns) FROM ad_studio_settings st WHERE st.id = 1\(unsafeRaw: lock)
             """).first(decoding: SettingsRow.self, with: Self.rowDecoding)
         else { throw APIError(.internalServerError, "Internal server error") }
         return row.settings
+    }
+
+    /// `locked()` prepared on PostgreSQL.
+    private struct LockedSettings: PreparedRead {
+        static let sql = "SELECT \(SettingsRow.columns) FROM ad_studio_settings st WHERE st.id = 1 FOR UPDATE"
+        func makeBindings() -> PostgresBindings { PostgresBindings() }
     }
 
     /// Applies `change` to the settings read under the booking lock and writes them, in one write transaction, so

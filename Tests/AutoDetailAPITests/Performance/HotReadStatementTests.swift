@@ -11,9 +11,10 @@ import VaporTesting
     @Test func serviceListIsOneStatement() async throws {
         try await withTestApp(clock: Fixture.clock()) { app in
             let log = SQLStatementLog.attach(to: app)
-            let (response, statements) = try await app.countingStatements(log, .GET, "/api/client/services")
+            let (response, statements, prepared) = try await app.countingStatements(log, .GET, "/api/client/services")
             #expect(response.status == .ok)
             #expect(statements == 1, "GET /api/client/services executed \(statements) statements")
+            #expect(prepared == (app.db.runsPreparedReads ? 1 : 0), "prepared: \(prepared)")
         }
     }
 
@@ -30,6 +31,9 @@ import VaporTesting
             let busy = try await app.countingStatements(log, .GET, path)
             #expect(busy.response.status == .ok)
             #expect(busy.statements == 1, "four bookings: \(busy.statements) statements")
+            // On PostgreSQL the one statement is prepared (parsed and planned once per connection).
+            let prepared = app.db.runsPreparedReads ? 1 : 0
+            #expect(empty.prepared == prepared && busy.prepared == prepared, "\(empty.prepared), \(busy.prepared)")
 
             let unknown = try await app.countingStatements(
                 log, .GET, "/api/client/availability?serviceId=\(UUID().lowercased)&date=2025-03-15")
@@ -75,6 +79,8 @@ import VaporTesting
             // connection pragmas before BEGIN IMMEDIATE.
             let limit = app.db.engine == .postgres ? 7 : 9
             #expect(created.statements <= limit, "booking create: \(created.statements) statements")
+            // On PostgreSQL the service, the lock, the overlap read and the insert are prepared statements.
+            #expect(created.prepared == (app.db.runsPreparedReads ? 4 : 0), "prepared: \(created.prepared)")
         }
     }
 }
