@@ -106,6 +106,8 @@ struct ClinicalNoteSection {
         case "dose_out_of_range": "Unusual dose"
         case "uncertain_number": "Unsure number"
         case "frequency_not_heard": "No frequency"
+        case "weight_unclear": "Unsure weight"
+        case "temperature_unclear": "Unsure temperature"
         case "sentence_disagrees": "Note disagrees"
         default: kind.replacingOccurrences(of: "_", with: " ")
         }

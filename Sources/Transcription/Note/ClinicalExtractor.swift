@@ -15,7 +15,7 @@ struct ClinicalExtractor: Sendable {
         let n = Self.number
         for sentence in sentences {
             let text = sentence.text.lowercased()
-            if vitals.temperature == nil {
+            if vitals.temperature == nil, !Self.hasOverPreciseTemperature(text) {
                 if let m = ClinicalText.firstMatch(
                     #"\#(n)\s*(?:°\s*|degrees?\s+|deg\s+)?(fahrenheit|celsius|centigrade|f|c)\b"#, in: text),
                     let value = Double(m[1])
@@ -34,10 +34,8 @@ struct ClinicalExtractor: Sendable {
                     }
                 }
             }
-            if vitals.weight == nil,
-                let m = ClinicalText.firstMatch(
-                    #"\#(Self.range)\s*(kg|kgs|kilograms?|kilos?|lbs?|pounds?)\b"#, in: text),
-                let value = Double(m[1]), !Self.isDoseContext(text, before: m[0])
+            if vitals.weight == nil, let m = Self.weightMatch(in: text), let value = Double(m[1]),
+                !Self.fourMayBeInFor(text, before: m[0], value: m[1])
             {
                 vitals.weight = .init(
                     value: value, valueMax: Double(m[2]), unit: m[3].hasPrefix("k") ? "kg" : "lb",
@@ -62,6 +60,62 @@ struct ClinicalExtractor: Sendable {
             }
         }
         return vitals
+    }
+
+    /// A thermometer shows one decimal; "temperature 103.28" is a word run into the number ("103.2 degrees" heard
+    /// as 103.28). Such a temperature is not written (`unsureTemperatureFlags` asks the vet).
+    static func overPreciseTemperature(_ text: String) -> [String]? {
+        ClinicalText.firstMatch(#"\b(?:temperature|temp)\b[^.!?;]{0,30}?\b(\d{2,3}\.\d{2,})\b"#, in: text)
+            ?? ClinicalText.firstMatch(
+                #"\b(\d{2,3}\.\d{2,})\s*(?:°\s*|degrees?\s+|deg\s+)?(?:fahrenheit|celsius|centigrade|f|c)\b"#, in: text)
+    }
+
+    static func hasOverPreciseTemperature(_ text: String) -> Bool { overPreciseTemperature(text) != nil }
+
+    /// A flag for a temperature left out by `overPreciseTemperature`, when no other temperature was said.
+    func unsureTemperatureFlags(_ sentences: [SourcedSentence], vitals: ClinicalNote.Vitals) -> [ClinicalNote.Flag] {
+        guard vitals.temperature == nil else { return [] }
+        return sentences.compactMap { sentence in
+            guard let m = Self.overPreciseTemperature(sentence.text.lowercased()) else { return nil }
+            return .init(
+                kind: "temperature_unclear",
+                message: "Temperature heard as \(m[1]), more decimals than a thermometer shows: not written; "
+                    + "listen before approving",
+                sources: sentence.sources)
+        }
+    }
+
+    /// The first "<amount> <kg or lb>" of a sentence that is not part of a dose (groups: 0 whole, 1 value, 2 the
+    /// range's top, 3 unit).
+    static func weightMatch(in text: String) -> [String]? {
+        guard let m = ClinicalText.firstMatch(#"\#(range)\s*(kg|kgs|kilograms?|kilos?|lbs?|pounds?)\b"#, in: text),
+            !isDoseContext(text, before: m[0])
+        else { return nil }
+        return m
+    }
+
+    /// "Weight four point nine kilograms" is heard as "wait for 0.9 kg": the four went into "for" and the point stayed.
+    /// A weight under one after "for" may be either (a kitten weighs 0.9 kg), so it is not written; the vet is asked.
+    static func fourMayBeInFor(_ text: String, before match: String, value: String) -> Bool {
+        guard value.hasPrefix("0."), let range = text.range(of: match) else { return false }
+        return ClinicalText.firstMatch(#"\bfor (?:a )?$"#, in: String(text[..<range.lowerBound])) != nil
+    }
+
+    /// A flag for each weight left out by `fourMayBeInFor`, when no other weight was said.
+    func unsureWeightFlags(_ sentences: [SourcedSentence], vitals: ClinicalNote.Vitals) -> [ClinicalNote.Flag] {
+        guard vitals.weight == nil else { return [] }
+        return sentences.compactMap { sentence in
+            let text = sentence.text.lowercased()
+            guard let m = Self.weightMatch(in: text), Self.fourMayBeInFor(text, before: m[0], value: m[1]) else {
+                return nil
+            }
+            let heard = m[0].trimmingCharacters(in: .whitespaces)
+            return .init(
+                kind: "weight_unclear",
+                message: "Weight heard as \"for \(heard)\": \(heard) or 4\(m[1].dropFirst()) \(m[3])? Not written; "
+                    + "listen before approving",
+                sources: sentence.sources)
+        }
     }
 
     /// "5 mg per kg" or "2 mg/kg" is a dose, not the pet's weight.

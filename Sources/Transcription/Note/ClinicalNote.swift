@@ -92,7 +92,8 @@ public struct ClinicalNote: Codable, Sendable, Equatable {
 
     /// Something a person must look at before approving; never a silent correction.
     public struct Flag: Codable, Sendable, Equatable {
-        /// `dose_without_unit`, `dose_out_of_range`, `uncertain_number`, `frequency_not_heard`, `return_without_time`.
+        /// `dose_without_unit`, `dose_out_of_range`, `dose_unclear`, `uncertain_number`, `frequency_not_heard`,
+        /// `return_without_time`, `medication_negated`, `medication_unclear`, `weight_unclear`, `temperature_unclear`.
         public var kind: String
         public var message: String
         public var sources: [SourceSpan]

@@ -39,6 +39,8 @@ public struct ClinicalNoteDrafter: Sendable {
         }
         flags += extractor.negatedMedicationFlags(sentences)
         flags += extractor.returnsWithoutTime(sentences)
+        flags += extractor.unsureWeightFlags(sentences, vitals: vitals)
+        flags += extractor.unsureTemperatureFlags(sentences, vitals: vitals)
         flags += Self.uncertainNumbers(segments, below: uncertainBelow)
         return ClinicalNote(
             template: template.key, templateVersion: template.version, sections: sections, vitals: vitals,
