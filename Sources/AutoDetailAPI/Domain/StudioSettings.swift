@@ -1,5 +1,6 @@
 import AppCore
 import Foundation
+import NIOConcurrencyHelpers
 
 /// The one StudioSettings row (contract §3.2), decoded for computation.
 struct StudioSettings: Sendable {
@@ -36,7 +37,18 @@ enum WorkingHoursCoding {
         return String(decoding: (try? encoder.encode(object)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
+    /// The last text decoded and its week. Every availability read and booking decodes the settings row's hours,
+    /// which change only when an admin edits them; decoding the JSON each time was a tenth of availability's CPU.
+    private static let lastDecoded = NIOLockedValueBox<(text: String, hours: WeekHours)?>(nil)
+
     static func decode(_ text: String) -> WeekHours {
+        if let hours = lastDecoded.withLockedValue({ $0?.text == text ? $0?.hours : nil }) { return hours }
+        let hours = parse(text)
+        lastDecoded.withLockedValue { $0 = (text, hours) }
+        return hours
+    }
+
+    private static func parse(_ text: String) -> WeekHours {
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), case .object(let o) = value
         else { return .standard }
         var days: [Weekday: DayHours] = [:]
