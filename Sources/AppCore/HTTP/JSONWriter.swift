@@ -82,6 +82,12 @@ public struct JSONWriter: Sendable {
 
     /// An instant as the wire writes it (`WireTime.format`, the encoder's date strategy).
     public mutating func date(_ value: Date) { string(WireTime.format(value)) }
+
+    // A member and its value in one call.
+    public mutating func member(_ name: StaticString, _ value: String?) { key(name); string(value) }
+    public mutating func member(_ name: StaticString, _ value: Int) { key(name); int(value) }
+    public mutating func member(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    public mutating func member(_ name: StaticString, _ value: Date) { key(name); date(value) }
 }
 
 /// A response type that writes its own JSON (`JSONResponse.make` then skips `JSONEncoder`). It stays `Encodable`,

@@ -28,23 +28,16 @@ struct AvailabilityResponse: Encodable, Sendable {
 extension AvailabilityResponse: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
-            json.key("date")
-            json.string(date)
-            json.key("serviceId")
-            json.string(serviceId)
-            json.key("timezone")
-            json.string(timezone)
-            json.key("durationMinutes")
-            json.int(durationMinutes)
-            json.key("capacity")
-            json.int(capacity)
+            json.member("date", date)
+            json.member("serviceId", serviceId)
+            json.member("timezone", timezone)
+            json.member("durationMinutes", durationMinutes)
+            json.member("capacity", capacity)
             json.key("workingHours")
             if let hours = workingHours {
                 json.object { json in
-                    json.key("open")
-                    json.string(hours.open)
-                    json.key("close")
-                    json.string(hours.close)
+                    json.member("open", hours.open)
+                    json.member("close", hours.close)
                 }
             } else {
                 json.null()
@@ -52,20 +45,13 @@ extension AvailabilityResponse: JSONWritable {
             json.key("slots")
             json.array(slots) { json, slot in
                 json.object { json in
-                    json.key("startIso")
-                    json.date(slot.startIso)
-                    json.key("endIso")
-                    json.date(slot.endIso)
-                    json.key("startTime")
-                    json.string(slot.startTime)
-                    json.key("endTime")
-                    json.string(slot.endTime)
-                    json.key("available")
-                    json.bool(slot.available)
-                    json.key("remaining")
-                    json.int(slot.remaining)
-                    json.key("unavailableReason")
-                    json.string(slot.unavailableReason)
+                    json.member("startIso", slot.startIso)
+                    json.member("endIso", slot.endIso)
+                    json.member("startTime", slot.startTime)
+                    json.member("endTime", slot.endTime)
+                    json.member("available", slot.available)
+                    json.member("remaining", slot.remaining)
+                    json.member("unavailableReason", slot.unavailableReason)
                 }
             }
         }
