@@ -6,19 +6,20 @@ public enum JSONResponse {
     public static func make<T: Encodable>(
         _ value: T, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]
     ) throws -> Response {
-        var headers = headers
-        headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")
-        let data = try JSONCoding.encoder.encode(value)
-        return Response(status: status, headers: headers, body: .init(data: data))
+        Response(status: status, headers: jsonHeaders(headers), body: .init(data: try JSONCoding.encoder.encode(value)))
     }
 
     /// A type that writes its own JSON: the same response without the `JSONEncoder` round trip.
     public static func make<T: JSONWritable>(
         _ value: T, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]
     ) throws -> Response {
+        Response(status: status, headers: jsonHeaders(headers), body: .init(buffer: ByteBuffer(bytes: value.jsonBytes)))
+    }
+
+    private static func jsonHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
         var headers = headers
         headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")
-        return Response(status: status, headers: headers, body: .init(buffer: ByteBuffer(bytes: value.jsonBytes)))
+        return headers
     }
 
     /// A bare JSON array page with `X-Total-Count`.

@@ -173,14 +173,10 @@ struct BookingStore: Sendable {
     func insert(_ d: BookingDraft, id: UUID, slot: GridSlot, now: Date) async throws -> AppointmentRow {
         let search = AppointmentRow.searchText(
             clientName: d.clientName, carPlate: d.carPlate, phone: d.phone, serviceName: d.serviceName)
-        if let rows = try await db.prepared(
+        var rows = try await db.prepared(
             InsertBooking(draft: d, id: id, slot: slot, searchText: search, now: now), decoding: AppointmentRow.self,
             with: Self.rowDecoding)
-        {
-            guard let row = rows.first else { throw APIError(.internalServerError, "Internal server error") }
-            return row
-        }
-        guard let row = try await db.sql.raw("""
+        if rows == nil { rows = try await db.sql.raw("""
             INSERT INTO ad_appointments (id, source, status, start_at, end_at, client_name, phone, telegram, car_make,
                 car_plate, service_id, service_name, price_rub, notes, install_id, created_by_key_id, search_text,
                 created_at, updated_at)
@@ -189,8 +185,8 @@ struct BookingStore: Sendable {
                 \(bind: d.carPlate), \(bind: d.serviceID), \(bind: d.serviceName), \(bind: d.priceRub), \(bind: d.notes),
                 \(bind: d.installID), \(bind: d.createdByKeyID), \(bind: search), \(bind: now), \(bind: now))
             RETURNING \(unsafeRaw: AppointmentRow.bareColumns)
-            """).first(decoding: AppointmentRow.self, with: Self.rowDecoding)
-        else { throw APIError(.internalServerError, "Internal server error") }
+            """).all(decoding: AppointmentRow.self, with: Self.rowDecoding) }
+        guard let row = rows?.first else { throw APIError(.internalServerError, "Internal server error") }
         return row
     }
 

@@ -54,24 +54,21 @@ struct ServiceStore: Sendable {
     func activeMatching(id: UUID?, name: String?) async throws -> (byID: ServiceRow?, byName: ServiceRow?) {
         guard id != nil || name != nil else { return (nil, nil) }
         let normalized = name.map(ServiceRow.normalizedName)
-        if let rows = try await db.prepared(
+        var rows = try await db.prepared(
             ActiveMatching(id: id, normalizedName: normalized), decoding: ServiceRow.self, with: Self.rowDecoding)
-        {
-            return (
-                id.flatMap { id in rows.first { $0.id == id } },
-                normalized.flatMap { n in rows.first { $0.nameNormalized == n } }
-            )
+        if rows == nil {
+            var conditions: [SQLQueryString] = []
+            if let id { conditions.append("id = \(bind: id)") }
+            if let normalized { conditions.append("name_normalized = \(bind: normalized)") }
+            rows = try await db.sql.raw("""
+                SELECT \(unsafeRaw: ServiceRow.columns) FROM ad_services
+                WHERE active = \(bind: true) AND (\(conditions.joined(separator: " OR ")))
+                """).all(decoding: ServiceRow.self, with: Self.rowDecoding)
         }
-        var conditions: [SQLQueryString] = []
-        if let id { conditions.append("id = \(bind: id)") }
-        if let normalized { conditions.append("name_normalized = \(bind: normalized)") }
-        let rows = try await db.sql.raw("""
-            SELECT \(unsafeRaw: ServiceRow.columns) FROM ad_services
-            WHERE active = \(bind: true) AND (\(conditions.joined(separator: " OR ")))
-            """).all(decoding: ServiceRow.self, with: Self.rowDecoding)
+        let found = rows ?? []
         return (
-            id.flatMap { id in rows.first { $0.id == id } },
-            normalized.flatMap { n in rows.first { $0.nameNormalized == n } }
+            id.flatMap { id in found.first { $0.id == id } },
+            normalized.flatMap { n in found.first { $0.nameNormalized == n } }
         )
     }
 

@@ -22,15 +22,14 @@ struct StudioSettingsStore: Sendable {
     /// (`FOR UPDATE`) is the first statement of the transaction; on SQLite the transaction already holds the
     /// database's write lock (`BEGIN IMMEDIATE`).
     func locked() async throws -> StudioSettings {
-        if let rows = try await db.prepared(LockedSettings(), decoding: SettingsRow.self, with: Self.rowDecoding) {
-            guard let row = rows.first else { throw APIError(.internalServerError, "Internal server error") }
-            return row.settings
+        var rows = try await db.prepared(LockedSettings(), decoding: SettingsRow.self, with: Self.rowDecoding)
+        if rows == nil {
+            let lock = db.engine == .postgres ? " FOR UPDATE" : ""
+            rows = try await db.sql.raw("""
+                SELECT \(unsafeRaw: SettingsRow.columns) FROM ad_studio_settings st WHERE st.id = 1\(unsafeRaw: lock)
+                """).all(decoding: SettingsRow.self, with: Self.rowDecoding)
         }
-        let lock = db.engine == .postgres ? " FOR UPDATE" : ""
-        guard let row = try await db.sql.raw("""
-            SELECT \(unsafeRaw: SettingsRow.columns) FROM ad_studio_settings st WHERE st.id = 1\(unsafeRaw: lock)
-            """).first(decoding: SettingsRow.self, with: Self.rowDecoding)
-        else { throw APIError(.internalServerError, "Internal server error") }
+        guard let row = rows?.first else { throw APIError(.internalServerError, "Internal server error") }
         return row.settings
     }
 

@@ -15,7 +15,7 @@ struct ClinicalExtractor: Sendable {
         let n = Self.number
         for sentence in sentences {
             let text = sentence.text.lowercased()
-            if vitals.temperature == nil, !Self.hasOverPreciseTemperature(text) {
+            if vitals.temperature == nil, Self.overPreciseTemperature(text) == nil {
                 if let m = ClinicalText.firstMatch(
                     #"\#(n)\s*(?:°\s*|degrees?\s+|deg\s+)?(fahrenheit|celsius|centigrade|f|c)\b"#, in: text),
                     let value = Double(m[1])
@@ -69,8 +69,6 @@ struct ClinicalExtractor: Sendable {
             ?? ClinicalText.firstMatch(
                 #"\b(\d{2,3}\.\d{2,})\s*(?:°\s*|degrees?\s+|deg\s+)?(?:fahrenheit|celsius|centigrade|f|c)\b"#, in: text)
     }
-
-    static func hasOverPreciseTemperature(_ text: String) -> Bool { overPreciseTemperature(text) != nil }
 
     /// A flag for a temperature left out by `overPreciseTemperature`, when no other temperature was said.
     func unsureTemperatureFlags(_ sentences: [SourcedSentence], vitals: ClinicalNote.Vitals) -> [ClinicalNote.Flag] {
